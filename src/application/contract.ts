@@ -1,0 +1,125 @@
+import type { Actor, LimitKind, UserType } from '../domain/index.js';
+import type { ByteRange } from './ports/index.js';
+import type {
+  AdminUserView,
+  CollectionView,
+  CreatedTokenView,
+  FileView,
+  FolderView,
+  LoginResult,
+  MeView,
+  PasteView,
+  SearchView,
+  ShareView,
+  TokenView,
+  UsageView,
+} from './views.js';
+
+/** One operation of the core. Expected failures reject with a DomainError carrying a stable code. */
+export interface UseCase<I, O> {
+  execute(input: I): Promise<O>;
+}
+
+/** A share link presented by a reader (X-Share-Id / X-Share-Password over HTTP). */
+export interface ShareKey {
+  id: string;
+  password: string | null;
+}
+
+/** How a read is authorised: as the owner (actor), through a share link, or both. */
+export interface ReadAccess {
+  actor: Actor | null;
+  share: ShareKey | null;
+}
+
+/** Everything needed to serve a file's bytes, before any byte is read. */
+export interface FileContent {
+  name: string;
+  mime: string;
+  size: number;
+  /** Strong validator: a blob's bytes never change. */
+  etag: string;
+  lastModified: Date;
+  disposition: 'inline' | 'attachment';
+  /** HTML, SVG, XML and the like: always an attachment, always sandboxed. */
+  active: boolean;
+  open(range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
+}
+
+export type LimitChanges = Partial<Record<LimitKind, number | null>>;
+
+/** Every use case of Coffer; the one object HTTP and embedding hosts talk to. */
+export const Core = Symbol('Core');
+export interface Core {
+  // auth
+  login: UseCase<{ username: string; password: string }, LoginResult>;
+  logout: UseCase<{ actor: Actor }, void>;
+  authenticate: UseCase<{ token: string }, Actor>;
+  getMe: UseCase<{ actor: Actor }, MeView>;
+  register: UseCase<{ username: string; password: string }, LoginResult>;
+  ensureAdmin: UseCase<
+    { username: string | null; password: string | null },
+    { created: boolean; username: string; generatedPassword: string | null }
+  >;
+  // uploader API tokens
+  createApiToken: UseCase<{ actor: Actor; name: string }, CreatedTokenView>;
+  listApiTokens: UseCase<{ actor: Actor }, TokenView[]>;
+  deleteApiToken: UseCase<{ actor: Actor; id: string }, void>;
+  // files
+  uploadFile: UseCase<
+    {
+      actor: Actor;
+      folderId: string | null;
+      name: string | null;
+      filename: string;
+      mime: string | undefined;
+      content: AsyncIterable<Uint8Array>;
+    },
+    FileView
+  >;
+  getFile: UseCase<{ access: ReadAccess; id: string }, FileView>;
+  openFileContent: UseCase<{ access: ReadAccess; id: string }, FileContent>;
+  updateFile: UseCase<{ actor: Actor; id: string; name?: string; folderId?: string | null }, FileView>;
+  deleteFile: UseCase<{ actor: Actor; id: string }, void>;
+  // folders
+  createFolder: UseCase<{ actor: Actor; name: string; parentId: string | null }, FolderView>;
+  getFolder: UseCase<{ access: ReadAccess; id: string }, FolderView>;
+  listRoot: UseCase<{ actor: Actor }, SearchView>;
+  updateFolder: UseCase<{ actor: Actor; id: string; name?: string; parentId?: string | null }, FolderView>;
+  deleteFolder: UseCase<{ actor: Actor; id: string }, void>;
+  // collections
+  createCollection: UseCase<{ actor: Actor; name: string }, CollectionView>;
+  listCollections: UseCase<{ actor: Actor }, CollectionView[]>;
+  getCollection: UseCase<{ access: ReadAccess; id: string }, CollectionView>;
+  updateCollection: UseCase<{ actor: Actor; id: string; name?: string }, CollectionView>;
+  deleteCollection: UseCase<{ actor: Actor; id: string }, void>;
+  addToCollection: UseCase<{ actor: Actor; id: string; fileId: string }, CollectionView>;
+  removeFromCollection: UseCase<{ actor: Actor; id: string; fileId: string }, CollectionView>;
+  // pastes
+  createPaste: UseCase<{ actor: Actor; name?: string; type?: string; content: string }, PasteView>;
+  listPastes: UseCase<{ actor: Actor }, PasteView[]>;
+  getPaste: UseCase<{ access: ReadAccess; id: string }, PasteView>;
+  updatePaste: UseCase<{ actor: Actor; id: string; name?: string; type?: string; content?: string }, PasteView>;
+  deletePaste: UseCase<{ actor: Actor; id: string }, void>;
+  // shares
+  createShare: UseCase<{ actor: Actor; type: string; id: string; password: string | null }, ShareView>;
+  listShares: UseCase<{ actor: Actor }, ShareView[]>;
+  /** Public; counts a view on success. The owner's session needs no password. */
+  getShare: UseCase<{ actor: Actor | null; id: string; password: string | null }, ShareView>;
+  updateShare: UseCase<{ actor: Actor; id: string; password: string | null }, ShareView>;
+  deleteShare: UseCase<{ actor: Actor; id: string }, void>;
+  /** A shared file's bytes, or a shared paste's raw text; counts no view. */
+  openShareContent: UseCase<{ actor: Actor | null; id: string; password: string | null }, FileContent>;
+  // search and usage
+  search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchView>;
+  getUsage: UseCase<{ actor: Actor }, UsageView>;
+  // admin
+  listUsers: UseCase<{ actor: Actor }, AdminUserView[]>;
+  getUser: UseCase<{ actor: Actor; id: string }, AdminUserView>;
+  createUser: UseCase<{ actor: Actor; username: string; password: string; type?: UserType }, AdminUserView>;
+  updateUser: UseCase<
+    { actor: Actor; id: string; type?: UserType; password?: string; limits?: LimitChanges },
+    AdminUserView
+  >;
+  deleteUser: UseCase<{ actor: Actor; id: string }, void>;
+}

@@ -1,0 +1,96 @@
+import type { Core } from './contract.js';
+import type { Ports } from './ports/index.js';
+import { Login } from './auth/login.js';
+import { Logout } from './auth/logout.js';
+import { Authenticate } from './auth/authenticate.js';
+import { GetMe } from './auth/get-me.js';
+import { Register } from './auth/register.js';
+import { EnsureAdmin } from './auth/ensure-admin.js';
+import { CreateApiToken } from './tokens/create-api-token.js';
+import { ListApiTokens } from './tokens/list-api-tokens.js';
+import { DeleteApiToken } from './tokens/delete-api-token.js';
+import { UploadFile } from './files/upload-file.js';
+import { GetFile } from './files/get-file.js';
+import { OpenFileContent } from './files/open-file-content.js';
+import { UpdateFile } from './files/update-file.js';
+import { DeleteFile } from './files/delete-file.js';
+import { CreateFolder } from './folders/create-folder.js';
+import { GetFolder } from './folders/get-folder.js';
+import { ListRoot } from './folders/list-root.js';
+import { UpdateFolder } from './folders/update-folder.js';
+import { DeleteFolder } from './folders/delete-folder.js';
+import { CreateCollection } from './collections/create-collection.js';
+import { ListCollections } from './collections/list-collections.js';
+import { GetCollection } from './collections/get-collection.js';
+import { UpdateCollection } from './collections/update-collection.js';
+import { DeleteCollection } from './collections/delete-collection.js';
+import { AddToCollection } from './collections/add-to-collection.js';
+import { RemoveFromCollection } from './collections/remove-from-collection.js';
+import { CreatePaste } from './pastes/create-paste.js';
+import { ListPastes } from './pastes/list-pastes.js';
+import { GetPaste } from './pastes/get-paste.js';
+import { UpdatePaste } from './pastes/update-paste.js';
+import { DeletePaste } from './pastes/delete-paste.js';
+import { CreateShare } from './shares/create-share.js';
+import { ListShares } from './shares/list-shares.js';
+import { GetShare } from './shares/get-share.js';
+import { UpdateShare } from './shares/update-share.js';
+import { DeleteShare } from './shares/delete-share.js';
+import { OpenShareContent } from './shares/open-share-content.js';
+import { Search } from './search/search.js';
+import { GetUsage } from './usage/get-usage.js';
+import { ListUsers } from './admin/list-users.js';
+import { GetUser } from './admin/get-user.js';
+import { CreateUser } from './admin/create-user.js';
+import { UpdateUser } from './admin/update-user.js';
+import { DeleteUser } from './admin/delete-user.js';
+
+/** Builds every use case on the given ports. The composition root and embedding hosts both come through here. */
+export function createCore(p: Ports): Core {
+  return {
+    login: new Login(p),
+    logout: new Logout(p),
+    authenticate: new Authenticate(p),
+    getMe: new GetMe(p),
+    register: new Register(p),
+    ensureAdmin: new EnsureAdmin(p),
+    createApiToken: new CreateApiToken(p),
+    listApiTokens: new ListApiTokens(p),
+    deleteApiToken: new DeleteApiToken(p),
+    uploadFile: new UploadFile(p),
+    getFile: new GetFile(p),
+    openFileContent: new OpenFileContent(p),
+    updateFile: new UpdateFile(p),
+    deleteFile: new DeleteFile(p),
+    createFolder: new CreateFolder(p),
+    getFolder: new GetFolder(p),
+    listRoot: new ListRoot(p),
+    updateFolder: new UpdateFolder(p),
+    deleteFolder: new DeleteFolder(p),
+    createCollection: new CreateCollection(p),
+    listCollections: new ListCollections(p),
+    getCollection: new GetCollection(p),
+    updateCollection: new UpdateCollection(p),
+    deleteCollection: new DeleteCollection(p),
+    addToCollection: new AddToCollection(p),
+    removeFromCollection: new RemoveFromCollection(p),
+    createPaste: new CreatePaste(p),
+    listPastes: new ListPastes(p),
+    getPaste: new GetPaste(p),
+    updatePaste: new UpdatePaste(p),
+    deletePaste: new DeletePaste(p),
+    createShare: new CreateShare(p),
+    listShares: new ListShares(p),
+    getShare: new GetShare(p),
+    updateShare: new UpdateShare(p),
+    deleteShare: new DeleteShare(p),
+    openShareContent: new OpenShareContent(p),
+    search: new Search(p),
+    getUsage: new GetUsage(p),
+    listUsers: new ListUsers(p),
+    getUser: new GetUser(p),
+    createUser: new CreateUser(p),
+    updateUser: new UpdateUser(p),
+    deleteUser: new DeleteUser(p),
+  };
+}

@@ -1,0 +1,4 @@
+export const Clock = Symbol('Clock');
+export interface Clock {
+  now(): Date;
+}

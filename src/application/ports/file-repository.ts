@@ -1,0 +1,33 @@
+import type { StoredFile } from '../../domain/index.js';
+
+export const FileRepository = Symbol('FileRepository');
+
+export interface FilePatch {
+  name?: string;
+  folderId?: string | null;
+  updatedAt: Date;
+}
+
+/** `null` in a folder list means the owner's root. */
+export type FolderRef = string | null;
+
+export interface FileRepository {
+  insert(file: StoredFile): Promise<void>;
+  findById(id: string): Promise<StoredFile | null>;
+  /** The files among `ids` that exist, in no particular order. */
+  findByIds(ids: readonly string[]): Promise<StoredFile[]>;
+  update(id: string, patch: FilePatch): Promise<StoredFile | null>;
+  /** Returns the deleted file, or null when it was already gone (so its counts are released exactly once). */
+  delete(id: string): Promise<StoredFile | null>;
+  /** Files directly in any of the folders, ordered by name (case-insensitive) then id, at most `limit`. */
+  listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]>;
+  /** Number of files directly in each folder; folders without files are absent or 0. */
+  countInFolders(ownerId: string, folderIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Case-insensitive substring match on names, within the whole account or only in the listed folders,
+   * ordered by name (case-insensitive) then id, at most `limit`.
+   */
+  search(ownerId: string, query: string, folderIds: readonly FolderRef[] | null, limit: number): Promise<StoredFile[]>;
+  /** Every file of the owner (for cascades and reconciling). */
+  listByOwner(ownerId: string): Promise<StoredFile[]>;
+}

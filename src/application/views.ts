@@ -1,0 +1,191 @@
+import type { Collection, Folder, Limits, Paste, Share, StoredFile, Token, Usage, User, UserType } from '../domain/index.js';
+import { LIMIT_KINDS } from '../domain/index.js';
+
+/** The response shapes of SPEC.md: sizes as decimal strings, timestamps as ISO 8601 UTC, absent refs as null. */
+export interface FileView {
+  id: string;
+  name: string;
+  mime: string;
+  size: string;
+  ownerId: string;
+  folderId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  shareId: string | null;
+}
+
+export interface FolderView {
+  id: string;
+  name: string;
+  ownerId: string;
+  parentId: string | null;
+  files: FileView[];
+  folders: FolderView[];
+  createdAt: string;
+  updatedAt: string;
+  shareId: string | null;
+  /** Present on search hits and root listings, whose files/folders arrays stay empty. */
+  fileCount?: number;
+  folderCount?: number;
+}
+
+export interface CollectionView {
+  id: string;
+  name: string;
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+  files: FileView[];
+  count: number;
+  shareId: string | null;
+}
+
+export interface PasteView {
+  id: string;
+  name: string;
+  type: string;
+  content: string;
+  size: string;
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+  shareId: string | null;
+}
+
+export interface ShareView {
+  id: string;
+  ownerId: string;
+  type: Share['type'];
+  createdAt: string;
+  views: number;
+  protected: boolean;
+  owner: { id: string; username: string };
+  file?: { id: string; name: string; size: string; mime: string };
+  folder?: { id: string; name: string; fileCount: number; folderCount: number };
+  collection?: { id: string; name: string; fileCount: number };
+  paste?: { id: string; name: string; type: string; content: string };
+}
+
+export interface LoginResult {
+  token: string;
+  user: { id: string; username: string };
+}
+
+export interface MeView {
+  id: string;
+  username: string;
+  type: UserType;
+  createdAt: string;
+}
+
+export interface Counter<T> {
+  current: T;
+  max: T;
+}
+
+export interface UsageView {
+  storage: Counter<string>;
+  files: Counter<number>;
+  folders: Counter<number>;
+  pastes: Counter<number>;
+  collections: Counter<number>;
+  shares: Counter<number>;
+  tokens: Counter<number>;
+}
+
+export type AdminUserView = { id: string; username: string; type: UserType } & UsageView;
+
+export interface TokenView {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export type CreatedTokenView = TokenView & { token: string };
+
+export interface SearchView {
+  files: FileView[];
+  folders: FolderView[];
+}
+
+const iso = (d: Date) => d.toISOString();
+
+export function fileView(file: StoredFile, shareId: string | null): FileView {
+  return {
+    id: file.id,
+    name: file.name,
+    mime: file.mime,
+    size: String(file.size),
+    ownerId: file.ownerId,
+    folderId: file.folderId,
+    createdAt: iso(file.createdAt),
+    updatedAt: iso(file.updatedAt),
+    shareId,
+  };
+}
+
+export function folderView(
+  folder: Folder,
+  shareId: string | null,
+  files: FileView[] = [],
+  folders: FolderView[] = [],
+): FolderView {
+  return {
+    id: folder.id,
+    name: folder.name,
+    ownerId: folder.ownerId,
+    parentId: folder.parentId,
+    files,
+    folders,
+    createdAt: iso(folder.createdAt),
+    updatedAt: iso(folder.updatedAt),
+    shareId,
+  };
+}
+
+export function collectionView(collection: Collection, files: FileView[], shareId: string | null): CollectionView {
+  return {
+    id: collection.id,
+    name: collection.name,
+    ownerId: collection.ownerId,
+    createdAt: iso(collection.createdAt),
+    updatedAt: iso(collection.updatedAt),
+    files,
+    count: files.length,
+    shareId,
+  };
+}
+
+export function pasteView(paste: Paste, shareId: string | null): PasteView {
+  return {
+    id: paste.id,
+    name: paste.name,
+    type: paste.type,
+    content: paste.content,
+    size: String(paste.size),
+    ownerId: paste.ownerId,
+    createdAt: iso(paste.createdAt),
+    updatedAt: iso(paste.updatedAt),
+    shareId,
+  };
+}
+
+export function usageView(usage: Usage, limits: Limits): UsageView {
+  const view = { storage: { current: String(usage.storage), max: String(limits.storage) } } as UsageView;
+  for (const kind of LIMIT_KINDS) {
+    if (kind !== 'storage') view[kind] = { current: usage[kind], max: limits[kind] };
+  }
+  return view;
+}
+
+export function adminUserView(user: User, usage: Usage, limits: Limits): AdminUserView {
+  return { id: user.id, username: user.username, type: user.type, ...usageView(usage, limits) };
+}
+
+export function tokenView(token: Token): TokenView {
+  return { id: token.id, name: token.name, createdAt: iso(token.createdAt) };
+}
+
+export function meView(user: User): MeView {
+  return { id: user.id, username: user.username, type: user.type, createdAt: iso(user.createdAt) };
+}

@@ -1,0 +1,36 @@
+/** Stable codes for every expected failure. The HTTP adapter owns the one table from code to status. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'limit_reached'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'share_password_required'
+  | 'share_password_invalid'
+  | 'unavailable';
+
+/** An expected failure: it carries a stable code, a message for people and optional detail fields, never a status. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('bad_request', message, details);
+export const unauthorized = (message = 'Authentication required') => new DomainError('unauthorized', message);
+export const forbidden = (message = 'Not allowed') => new DomainError('forbidden', message);
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+export const conflict = (message: string) => new DomainError('conflict', message);
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
+}

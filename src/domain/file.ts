@@ -1,0 +1,36 @@
+export interface StoredFile {
+  id: string;
+  ownerId: string;
+  folderId: string | null;
+  name: string;
+  mime: string;
+  size: number;
+  /** Server-generated key of the bytes in the blob store; never shown to clients. */
+  blobKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const MIME_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+export const DEFAULT_MIME = 'application/octet-stream';
+
+/** Keeps the essence of a client-declared type (`type/subtype`, lower case) or falls back to octet-stream. */
+export function normalizeMime(raw: string | undefined): string {
+  const essence = (raw ?? '').split(';')[0]!.trim().toLowerCase();
+  return MIME_PATTERN.test(essence) ? essence : DEFAULT_MIME;
+}
+
+const ACTIVE_MIME = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[a-z0-9.+-]*\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript)$/;
+const ACTIVE_EXTENSION = /\.(html?|xhtml|xht|shtml|svgz?|xml|xsl|xslt|mht|mhtml|js|mjs)$/i;
+const INLINE_MIME = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|text\/plain|application\/pdf)$/;
+
+/** Active content (HTML, SVG, XML, scripts), by type or by name, is never rendered by the browser. */
+export function isActiveContent(mime: string, name: string): boolean {
+  return ACTIVE_MIME.test(mime) || ACTIVE_EXTENSION.test(name);
+}
+
+/** Only a short list of passive types is shown inline; everything else downloads as an attachment. */
+export function dispositionFor(mime: string, name: string): 'inline' | 'attachment' {
+  if (isActiveContent(mime, name)) return 'attachment';
+  return INLINE_MIME.test(mime) ? 'inline' : 'attachment';
+}

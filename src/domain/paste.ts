@@ -1,0 +1,40 @@
+import { badRequest, DomainError } from './errors.js';
+
+export interface Paste {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** A syntax label such as text, markdown or javascript. */
+  type: string;
+  content: string;
+  /** UTF-8 byte length of content; counts toward storage. */
+  size: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const DEFAULT_PASTE_TYPE = 'text';
+export const DEFAULT_PASTE_NAME = 'Untitled';
+/** Pastes travel inside JSON bodies, so they stay well under the JSON body cap. */
+export const MAX_PASTE_BYTES = 512 * 1024;
+const PASTE_TYPE_PATTERN = /^[a-z0-9][a-z0-9+#._-]{0,31}$/;
+
+export function normalizePasteType(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULT_PASTE_TYPE;
+  const type = raw.trim().toLowerCase();
+  if (!PASTE_TYPE_PATTERN.test(type)) {
+    throw badRequest('type must be a syntax label such as text, markdown or javascript', { field: 'type' });
+  }
+  return type;
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 size of a paste's content, which counts toward storage; oversize content is refused. */
+export function pasteSize(content: string): number {
+  const size = encoder.encode(content).byteLength;
+  if (size > MAX_PASTE_BYTES) {
+    throw new DomainError('payload_too_large', `A paste holds at most ${MAX_PASTE_BYTES} bytes`);
+  }
+  return size;
+}

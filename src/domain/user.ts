@@ -1,0 +1,31 @@
+import type { LimitOverrides } from './limits.js';
+
+export type UserType = 'admin' | 'user';
+
+export interface User {
+  id: string;
+  username: string;
+  type: UserType;
+  passwordHash: string;
+  limits: LimitOverrides;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$/;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
+export function isValidUsername(username: string): boolean {
+  return USERNAME_PATTERN.test(username);
+}
+
+export function isValidPassword(password: string): boolean {
+  const length = [...password].length;
+  return length >= PASSWORD_MIN && length <= PASSWORD_MAX;
+}
+
+/** Usernames are unique and matched without regard to case. */
+export function normalizeUsername(username: string): string {
+  return username.toLowerCase();
+}
