@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { inject, injectable } from 'inversify';
+import type { BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { DomainError } from '../../domain/errors.js';
+
+export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
+export interface FsBlobStoreOptions {
+  dir: string;
+}
+
+// Hex rather than base64url: keys differing only in case would collide on case-insensitive file systems.
+const KEY_PATTERN = /^[0-9a-f]{32}$/;
+const newKey = () => randomBytes(16).toString('hex');
+
+function isErrno(err: unknown, code: string): boolean {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
+}
+
+async function removeQuietly(path: string): Promise<void> {
+  // Cleanup after a failure must never hide the failure itself.
+  await unlink(path).catch(() => undefined);
+}
+
+function assertRange(range: ByteRange): void {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new RangeError(`Invalid byte range ${start}-${end}`);
+  }
+}
+
+/**
+ * Blobs as files under `<dir>/blobs/<first two key characters>/<key>`. Every key is generated here and checked
+ * against the one pattern before it touches a path, so no string from outside can ever name a file.
+ */
+@injectable()
+export class FsBlobStore implements BlobStore {
+  private readonly blobsDir: string;
+  private readonly tmpDir: string;
+
+  constructor(@inject(FsBlobStoreOptions) options: FsBlobStoreOptions) {
+    this.blobsDir = join(options.dir, 'blobs');
+    this.tmpDir = join(options.dir, 'tmp');
+  }
+
+  async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+    await mkdir(this.tmpDir, { recursive: true });
+    const tmp = join(this.tmpDir, randomBytes(16).toString('hex'));
+    const key = newKey();
+    const final = this.pathOf(key);
+    let size = 0;
+    let renamed = false;
+    const out = createWriteStream(tmp, { flags: 'wx', flush: true });
+    try {
+      const counted = async function* () {
+        for await (const chunk of content) {
+          size += chunk.byteLength;
+          yield chunk;
+        }
+      };
+      // `flush` fsyncs before the stream closes, and pipeline settles only after the close.
+      await pipeline(Readable.from(counted()), out);
+      await mkdir(join(final, '..'), { recursive: true });
+      await rename(tmp, final);
+      renamed = true;
+      await this.syncDir(join(final, '..'));
+      return { key, size };
+    } catch (err) {
+      // pipeline can settle before the file is even open; unlinking earlier could leave a freshly created file.
+      if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
+      await removeQuietly(tmp);
+      if (renamed) await removeQuietly(final);
+      throw err;
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
+    if (range) assertRange(range);
+    const path = this.pathFor(key);
+    if (path === null) throw blobNotFound();
+    // Opening before returning turns a missing blob into not_found now, and keeps the bytes readable even if the
+    // blob is deleted while the stream is being consumed.
+    const handle = await open(path, 'r').catch((err: unknown) => {
+      throw isErrno(err, 'ENOENT') ? blobNotFound() : err;
+    });
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async size(key: string): Promise<number | null> {
+    const path = this.pathFor(key);
+    if (path === null) return null;
+    try {
+      return (await stat(path)).size;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathFor(key);
+    if (path === null) return;
+    try {
+      await unlink(path);
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    }
+  }
+
+  private pathFor(key: string): string | null {
+    return KEY_PATTERN.test(key) ? this.pathOf(key) : null;
+  }
+
+  private pathOf(key: string): string {
+    return join(this.blobsDir, key.slice(0, 2), key);
+  }
+
+  /** A rename is durable only once its directory entry is; Windows cannot open directories, so it is skipped. */
+  private async syncDir(dir: string): Promise<void> {
+    if (process.platform === 'win32') return;
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+function blobNotFound(): DomainError {
+  return new DomainError('not_found', 'Blob not found');
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { injectable } from 'inversify';
+import type { BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { DomainError } from '../../domain/errors.js';
+
+const READ_CHUNK = 64 * 1024;
+
+function assertRange(range: ByteRange): void {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new RangeError(`Invalid byte range ${start}-${end}`);
+  }
+}
+
+async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += READ_CHUNK) {
+    // A copy, so a consumer that mutates what it reads cannot change the stored blob.
+    yield Buffer.from(bytes.subarray(i, i + READ_CHUNK));
+  }
+}
+
+/** Blobs in process memory, for tests and embedding; as strict as the file store (copies in, copies out). */
+@injectable()
+export class MemoryBlobStore implements BlobStore {
+  private readonly blobs = new Map<string, Buffer>();
+
+  async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+    const parts: Buffer[] = [];
+    // Nothing is stored until the whole content has arrived, so a failure leaves nothing behind.
+    for await (const chunk of content) parts.push(Buffer.from(chunk));
+    const bytes = Buffer.concat(parts);
+    let key = randomBytes(16).toString('hex');
+    while (this.blobs.has(key)) key = randomBytes(16).toString('hex');
+    this.blobs.set(key, bytes);
+    return { key, size: bytes.length };
+  }
+
+  async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
+    if (range) assertRange(range);
+    const bytes = this.blobs.get(key);
+    if (bytes === undefined) throw new DomainError('not_found', 'Blob not found');
+    return chunksOf(range ? bytes.subarray(range.start, range.end + 1) : bytes);
+  }
+
+  async size(key: string): Promise<number | null> {
+    return this.blobs.get(key)?.length ?? null;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.blobs.delete(key);
+  }
+
+  /** The keys held right now; lets tests check that nothing was left behind without trusting write's result. */
+  keys(): string[] {
+    return [...this.blobs.keys()];
+  }
+}

@@ -1,0 +1,148 @@
+import { resolve } from 'node:path';
+import type { Limits, LimitKind } from './domain/limits.js';
+import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from './domain/user.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute. */
+  dataDir: string;
+  mongodbUri: string | null;
+  adminUsername: string | null;
+  adminPassword: string | null;
+  registration: 'open' | 'closed';
+  sessionTtlDays: number;
+  maxUploadBytes: number;
+  limits: Limits;
+  logLevel: string;
+}
+
+/** Bad configuration: the message names the variable and what is wrong, and never repeats a secret. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+// A century: long enough for anyone, short enough that an expiry date stays a valid Date.
+const SESSION_TTL_MAX_DAYS = 36_500;
+
+const LIMIT_DEFAULTS: Record<LimitKind, { variable: string; value: number }> = {
+  storage: { variable: 'LIMIT_STORAGE', value: 10 * 1024 ** 3 },
+  files: { variable: 'LIMIT_FILES', value: 10_000 },
+  folders: { variable: 'LIMIT_FOLDERS', value: 1_000 },
+  pastes: { variable: 'LIMIT_PASTES', value: 1_000 },
+  collections: { variable: 'LIMIT_COLLECTIONS', value: 100 },
+  shares: { variable: 'LIMIT_SHARES', value: 1_000 },
+  tokens: { variable: 'LIMIT_TOKENS', value: 20 },
+};
+
+/** The value, with an empty string counting as unset (as `FOO=` in a compose file means "no value"). */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** A short, printable echo of a non-secret value for error messages. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+    throw new ConfigError(name, `must be ${range} written in decimal digits (got ${shown(raw)})`);
+  }
+  return value;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+  if (!(value > 0 && value <= max)) {
+    throw new ConfigError(name, `must be a positive number no greater than ${max} (got ${shown(raw)})`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got ${shown(raw)})`);
+  }
+  return raw as T;
+}
+
+function host(env: Env): string {
+  const raw = read(env, 'HOST') ?? '0.0.0.0';
+  if (/\s/.test(raw)) {
+    throw new ConfigError('HOST', `must be a host name or address without spaces (got ${shown(raw)})`);
+  }
+  return raw;
+}
+
+function mongodbUri(env: Env): string | null {
+  const raw = read(env, 'MONGODB_URI');
+  if (raw === undefined) return null;
+  // The URI may carry credentials, so it is never echoed.
+  if (!/^mongodb(\+srv)?:\/\/\S+$/.test(raw)) {
+    throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv:// and contain no spaces');
+  }
+  return raw;
+}
+
+function admin(env: Env): { adminUsername: string | null; adminPassword: string | null } {
+  const username = read(env, 'ADMIN_USERNAME');
+  const password = read(env, 'ADMIN_PASSWORD');
+  if (username === undefined && password === undefined) return { adminUsername: null, adminPassword: null };
+  if (username === undefined) throw new ConfigError('ADMIN_USERNAME', 'must be set when ADMIN_PASSWORD is set');
+  if (password === undefined) throw new ConfigError('ADMIN_PASSWORD', 'must be set when ADMIN_USERNAME is set');
+  if (!isValidUsername(username)) {
+    throw new ConfigError(
+      'ADMIN_USERNAME',
+      `must be 2 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit (got ${shown(username)})`,
+    );
+  }
+  if (!isValidPassword(password)) {
+    throw new ConfigError('ADMIN_PASSWORD', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
+  }
+  return { adminUsername: username, adminPassword: password };
+}
+
+function limits(env: Env): Limits {
+  const out = {} as Limits;
+  for (const kind of Object.keys(LIMIT_DEFAULTS) as LimitKind[]) {
+    const { variable, value } = LIMIT_DEFAULTS[kind];
+    out[kind] = integer(env, variable, value, 0);
+  }
+  return out;
+}
+
+/** Reads the whole configuration from the environment; throws ConfigError at the first bad value. */
+export function loadConfig(env: Env): Config {
+  return {
+    port: integer(env, 'PORT', 3000, 1, 65_535),
+    host: host(env),
+    dataDir: resolve(read(env, 'DATA_DIR') ?? './data'),
+    mongodbUri: mongodbUri(env),
+    ...admin(env),
+    registration: oneOf(env, 'REGISTRATION', ['open', 'closed'], 'closed'),
+    sessionTtlDays: positiveNumber(env, 'SESSION_TTL_DAYS', 30, SESSION_TTL_MAX_DAYS),
+    maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 1024 ** 3, 1),
+    limits: limits(env),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+}

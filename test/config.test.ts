@@ -1,0 +1,149 @@
+import { isAbsolute, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, type Config } from '../src/config.js';
+
+/** The ConfigError loadConfig throws for `env`, failing the test if it does not throw one. */
+function errorFor(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has a default for everything', () => {
+    expect(loadConfig({})).toEqual<Config>({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: resolve('./data'),
+      mongodbUri: null,
+      adminUsername: null,
+      adminPassword: null,
+      registration: 'closed',
+      sessionTtlDays: 30,
+      maxUploadBytes: 1073741824,
+      limits: {
+        storage: 10737418240,
+        files: 10000,
+        folders: 1000,
+        pastes: 1000,
+        collections: 100,
+        shares: 1000,
+        tokens: 20,
+      },
+      logLevel: 'info',
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    const names = ['PORT', 'HOST', 'DATA_DIR', 'MONGODB_URI', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'REGISTRATION'];
+    const empty = Object.fromEntries([...names, 'LOG_LEVEL', 'LIMIT_FILES'].map((k) => [k, '']));
+    expect(loadConfig(empty)).toEqual(loadConfig({}));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: 'some/where',
+      MONGODB_URI: 'mongodb://db:27017/coffer',
+      ADMIN_USERNAME: 'root',
+      ADMIN_PASSWORD: 'hunter22hunter22',
+      REGISTRATION: 'open',
+      SESSION_TTL_DAYS: '0.5',
+      MAX_UPLOAD_BYTES: '1048576',
+      LOG_LEVEL: 'debug',
+      LIMIT_STORAGE: '0',
+      LIMIT_FILES: '1',
+      LIMIT_FOLDERS: '2',
+      LIMIT_PASTES: '3',
+      LIMIT_COLLECTIONS: '4',
+      LIMIT_SHARES: '5',
+      LIMIT_TOKENS: '6',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      mongodbUri: 'mongodb://db:27017/coffer',
+      adminUsername: 'root',
+      adminPassword: 'hunter22hunter22',
+      registration: 'open',
+      sessionTtlDays: 0.5,
+      maxUploadBytes: 1048576,
+      logLevel: 'debug',
+      limits: { storage: 0, files: 1, folders: 2, pastes: 3, collections: 4, shares: 5, tokens: 6 },
+    });
+    expect(isAbsolute(config.dataDir)).toBe(true);
+    expect(config.dataDir).toBe(resolve('some/where'));
+  });
+
+  const BAD: [string, string][] = [
+    ['PORT', '0'],
+    ['PORT', '65536'],
+    ['PORT', 'abc'],
+    ['PORT', '80.5'],
+    ['PORT', ' 80'],
+    ['HOST', 'local host'],
+    ['MONGODB_URI', 'postgres://x'],
+    ['REGISTRATION', 'OPEN'],
+    ['REGISTRATION', 'yes'],
+    ['SESSION_TTL_DAYS', '0'],
+    ['SESSION_TTL_DAYS', '-1'],
+    ['SESSION_TTL_DAYS', 'Infinity'],
+    ['SESSION_TTL_DAYS', '1e400'],
+    ['MAX_UPLOAD_BYTES', '0'],
+    ['MAX_UPLOAD_BYTES', '1.5'],
+    ['MAX_UPLOAD_BYTES', '1e9'],
+    ['LOG_LEVEL', 'verbose'],
+    ['LIMIT_STORAGE', '-1'],
+    ['LIMIT_STORAGE', '99999999999999999999'],
+    ['LIMIT_FILES', '0x10'],
+    ['LIMIT_FOLDERS', '1.0'],
+    ['LIMIT_PASTES', 'many'],
+    ['LIMIT_COLLECTIONS', '+5'],
+    ['LIMIT_SHARES', '1_000'],
+    ['LIMIT_TOKENS', ' 20'],
+  ];
+  it.each(BAD)('rejects %s=%j and names the variable', (variable, value) => {
+    const err = errorFor({ [variable]: value });
+    expect(err.variable).toBe(variable);
+    expect(err.message.startsWith(`${variable} `)).toBe(true);
+  });
+
+  it('requires the admin username and password together', () => {
+    expect(errorFor({ ADMIN_USERNAME: 'root' }).variable).toBe('ADMIN_PASSWORD');
+    expect(errorFor({ ADMIN_PASSWORD: 'long enough secret' }).variable).toBe('ADMIN_USERNAME');
+    expect(loadConfig({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: '12345678' }).adminUsername).toBe('root');
+  });
+
+  it('checks the admin username against the username rule', () => {
+    for (const username of ['r', 'has space', '-dash', 'x'.repeat(33), 'bad/slash']) {
+      expect(errorFor({ ADMIN_USERNAME: username, ADMIN_PASSWORD: 'long enough secret' }).variable).toBe(
+        'ADMIN_USERNAME',
+      );
+    }
+  });
+
+  it('checks the admin password length and never echoes it', () => {
+    for (const password of ['short7!', 'p'.repeat(257)]) {
+      const err = errorFor({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: password });
+      expect(err.variable).toBe('ADMIN_PASSWORD');
+      expect(err.message).not.toContain(password.slice(0, 6));
+      expect(JSON.stringify(err)).not.toContain(password.slice(0, 6));
+    }
+    expect(loadConfig({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'p'.repeat(256) }).adminPassword).toHaveLength(256);
+  });
+
+  it('never echoes the MongoDB URI, which may carry credentials', () => {
+    const err = errorFor({ MONGODB_URI: 'mongo://user:s3cretpass@db' });
+    expect(err.variable).toBe('MONGODB_URI');
+    expect(err.message).not.toContain('s3cretpass');
+  });
+
+  it('shows a non-secret bad value to help fix it', () => {
+    expect(errorFor({ PORT: 'abc' }).message).toContain('"abc"');
+  });
+});

@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { BlobStore } from '../../src/application/ports/blob-store.js';
+import { DomainError } from '../../src/domain/errors.js';
+
+/** Everything the adapter holds in its raw storage (files, map entries), read without going through the port. */
+export type RawListing = (store: BlobStore) => Promise<string[]>;
+
+async function* chunked(data: Uint8Array, size: number): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+async function* failingAfter(data: Uint8Array, chunks: number, error: Error): AsyncIterable<Uint8Array> {
+  let sent = 0;
+  for await (const chunk of chunked(data, 1024)) {
+    if (sent++ === chunks) throw error;
+    yield chunk;
+  }
+}
+
+async function readAll(iterable: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of iterable) parts.push(Buffer.from(part));
+  return Buffer.concat(parts);
+}
+
+const digest = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+async function expectNotFound(promise: Promise<unknown>): Promise<void> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(DomainError);
+  expect((err as DomainError).code).toBe('not_found');
+}
+
+const GARBAGE_KEYS = ['../etc/passwd', '', 'x'.repeat(500), '..', '/', '.', 'blobs', '%2e%2e%2fetc', 'ab/../../x'];
+
+/** The behaviour every BlobStore adapter must show. `raw`, when given, lists what the adapter really holds. */
+export function blobStoreContract(name: string, make: () => Promise<BlobStore>, raw?: RawListing): void {
+  describe(`BlobStore contract: ${name}`, () => {
+    it('round-trips several MiB written in small chunks', async () => {
+      const store = await make();
+      const data = randomBytes(5 * 1024 * 1024 + 123);
+      const { key, size } = await store.write(chunked(data, 1000));
+      expect(size).toBe(data.length);
+      expect(await store.size(key)).toBe(data.length);
+      expect(digest(await readAll(await store.read(key)))).toBe(digest(data));
+    });
+
+    it('stores an empty blob', async () => {
+      const store = await make();
+      const { key, size } = await store.write(chunked(new Uint8Array(0), 10));
+      expect(size).toBe(0);
+      expect(await store.size(key)).toBe(0);
+      expect((await readAll(await store.read(key))).length).toBe(0);
+    });
+
+    it('reads inclusive ranges: first byte, middle, last byte, past the end', async () => {
+      const store = await make();
+      const data = randomBytes(100_000);
+      const { key } = await store.write(chunked(data, 7_777));
+      // Compared as hex so a mismatch still shows, without a slow element-by-element deep equality.
+      const range = async (start: number, end: number) =>
+        (await readAll(await store.read(key, { start, end }))).toString('hex');
+      const hex = (from: number, to?: number) => data.subarray(from, to).toString('hex');
+      expect(await range(0, 0)).toBe(hex(0, 1));
+      expect(await range(12_345, 67_890)).toBe(hex(12_345, 67_891));
+      expect(await range(99_999, 99_999)).toBe(hex(99_999));
+      expect(await range(0, 99_999)).toBe(hex(0));
+      expect(await range(90_000, 200_000)).toBe(hex(90_000));
+    });
+
+    it('rejects a malformed range as a bug, not as not_found', async () => {
+      const store = await make();
+      const { key } = await store.write(chunked(Buffer.from('hello'), 2));
+      await expect(store.read(key, { start: 3, end: 1 })).rejects.toThrow(RangeError);
+      await expect(store.read(key, { start: -1, end: 1 })).rejects.toThrow(RangeError);
+    });
+
+    it('deletes idempotently, and a deleted blob is gone', async () => {
+      const store = await make();
+      const { key } = await store.write(chunked(Buffer.from('bye'), 1));
+      await store.delete(key);
+      expect(await store.size(key)).toBeNull();
+      await expectNotFound(store.read(key));
+      await expect(store.delete(key)).resolves.toBeUndefined();
+      if (raw) expect(await raw(store)).toEqual([]);
+    });
+
+    it('answers not_found / null / no-op for unknown and garbage keys', async () => {
+      const store = await make();
+      const { key } = await store.write(chunked(Buffer.from('keep me'), 3));
+      const unknown = key.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      for (const bad of [unknown, ...GARBAGE_KEYS]) {
+        await expectNotFound(store.read(bad));
+        expect(await store.size(bad)).toBeNull();
+        await expect(store.delete(bad)).resolves.toBeUndefined();
+      }
+      expect((await readAll(await store.read(key))).toString()).toBe('keep me');
+    });
+
+    it('generates distinct keys that are safe in URLs and paths', async () => {
+      const store = await make();
+      const keys = new Set<string>();
+      for (let i = 0; i < 50; i++) keys.add((await store.write(chunked(Buffer.from('same'), 4))).key);
+      expect(keys.size).toBe(50);
+      for (const key of keys) {
+        expect(key).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+        expect(encodeURIComponent(key)).toBe(key);
+      }
+    });
+
+    it('rejects with the error the content threw and leaves nothing behind', async () => {
+      const store = await make();
+      const before = raw ? await raw(store) : [];
+      const boom = new Error('client went away');
+      await expect(store.write(failingAfter(randomBytes(300_000), 100, boom))).rejects.toBe(boom);
+      const immediate = new Error('limit');
+      await expect(store.write(failingAfter(randomBytes(10), 0, immediate))).rejects.toBe(immediate);
+      if (raw) expect(await raw(store)).toEqual(before);
+    });
+
+    it('keeps concurrent writes apart', async () => {
+      const store = await make();
+      const inputs = Array.from({ length: 20 }, (_, i) => randomBytes(50_000 + i * 997));
+      const written = await Promise.all(inputs.map((data) => store.write(chunked(data, 4096))));
+      expect(new Set(written.map((w) => w.key)).size).toBe(inputs.length);
+      await Promise.all(
+        written.map(async ({ key, size }, i) => {
+          expect(size).toBe(inputs[i]!.length);
+          expect(digest(await readAll(await store.read(key)))).toBe(digest(inputs[i]!));
+        }),
+      );
+      if (raw) expect((await raw(store)).length).toBe(inputs.length);
+    });
+
+    it('hands out copies: changing written or read bytes does not change the blob', async () => {
+      const store = await make();
+      const data = Buffer.from('immutable');
+      const { key } = await store.write(chunked(data, 3));
+      data.fill(0);
+      for await (const part of await store.read(key)) part.fill(0);
+      expect((await readAll(await store.read(key))).toString()).toBe('immutable');
+    });
+  });
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BlobStore } from '../../src/application/ports/blob-store.js';
+import { FsBlobStore } from '../../src/adapters/fs-blob-store/fs-blob-store.js';
+import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
+import { blobStoreContract } from './blob-store.contract.js';
+
+const created: string[] = [];
+const dirOf = new Map<BlobStore, string>();
+
+afterAll(async () => {
+  await Promise.all(created.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'coffer-blobs-'));
+  created.push(dir);
+  return dir;
+}
+
+/** Every regular file below `dir`, relative to it: the raw truth of what the store left on disk. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function* chunks(data: Uint8Array, failAfter?: number): AsyncIterable<Uint8Array> {
+  for (let i = 0, n = 0; i < data.length; i += 1024, n++) {
+    if (n === failAfter) throw new Error('aborted');
+    yield data.subarray(i, i + 1024);
+  }
+}
+
+async function makeFs(): Promise<FsBlobStore> {
+  const dir = await tempDir();
+  const store = new FsBlobStore({ dir });
+  dirOf.set(store, dir);
+  return store;
+}
+
+blobStoreContract('FsBlobStore', makeFs, (store) => filesUnder(dirOf.get(store)!));
+blobStoreContract('MemoryBlobStore', async () => new MemoryBlobStore(), async (store) =>
+  (store as MemoryBlobStore).keys().sort(),
+);
+
+describe('FsBlobStore on disk', () => {
+  it('lays blobs out as blobs/<first two characters>/<key>', async () => {
+    const store = await makeFs();
+    const { key } = await store.write(chunks(Buffer.from('hello')));
+    expect(await filesUnder(dirOf.get(store)!)).toEqual([join('blobs', key.slice(0, 2), key)]);
+  });
+
+  it('leaves neither a temp file nor a blob after a failed write', async () => {
+    const store = await makeFs();
+    const dir = dirOf.get(store)!;
+    await expect(store.write(chunks(randomBytes(200_000), 50))).rejects.toThrow('aborted');
+    expect(await filesUnder(join(dir, 'tmp'))).toEqual([]);
+    expect(await filesUnder(join(dir, 'blobs'))).toEqual([]);
+  });
+
+  it('never resolves a key outside its directory', async () => {
+    const outer = await tempDir();
+    const dir = join(outer, 'store');
+    await mkdir(dir);
+    const secret = join(outer, 'secret');
+    await writeFile(secret, 'do not touch');
+    const store = new FsBlobStore({ dir });
+    const attempts = ['../secret', '../../secret', secret, join('..', 'secret'), `${'a'.repeat(32)}/../../../secret`];
+    for (const key of attempts) {
+      await expect(store.read(key)).rejects.toMatchObject({ code: 'not_found' });
+      expect(await store.size(key)).toBeNull();
+      await store.delete(key);
+    }
+    expect((await stat(secret)).size).toBe('do not touch'.length);
+  });
+
+  it('accepts only keys of its own shape, even when a matching-looking file exists', async () => {
+    const store = await makeFs();
+    const dir = dirOf.get(store)!;
+    const fake = 'AB' + 'c'.repeat(30);
+    await mkdir(join(dir, 'blobs', 'AB'), { recursive: true });
+    await writeFile(join(dir, 'blobs', 'AB', fake), 'planted');
+    expect(await store.size(fake)).toBeNull();
+  });
+});
