@@ -1,12 +1,17 @@
+import { assertAdmin } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { newAccount } from '../auth/new-account.js';
+import { adminRecord } from './admin-record.js';
 
 type Port = Core['createUser'];
 
 export class CreateUser implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'users' | 'usage' | 'settings' | 'hasher' | 'ids' | 'clock'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: CreateUser');
+  async execute({ actor, username, password, type = 'user' }: Parameters<Port['execute']>[0]) {
+    assertAdmin(actor);
+    const user = await newAccount(this.p, { username, password, type });
+    return adminRecord(this.p, user);
   }
 }

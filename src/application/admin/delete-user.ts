@@ -1,12 +1,39 @@
+import { assertAdmin, conflict, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { findUser } from './admin-record.js';
 
 type Port = Core['deleteUser'];
+type Deps = Pick<
+  Ports,
+  'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage' | 'blobs'
+>;
 
 export class DeleteUser implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Deps) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: DeleteUser');
+  /**
+   * Removes the account and everything it owns. Credentials go first so the user cannot add anything while the
+   * cascade runs; then whatever points at other records (shares, collections) before what they point at; a file's
+   * record before its bytes; the user record last, so a cascade cut short can simply be run again.
+   */
+  async execute({ actor, id }: Parameters<Port['execute']>[0]) {
+    assertAdmin(actor);
+    if (id === actor.userId) throw conflict('You cannot delete your own account');
+    const user = await findUser(this.p, id);
+    await this.p.tokens.deleteByUser(user.id);
+    for (const share of await this.p.shares.listByOwner(user.id)) await this.p.shares.delete(share.id);
+    for (const collection of await this.p.collections.listByOwner(user.id)) {
+      await this.p.collections.delete(collection.id);
+    }
+    for (const paste of await this.p.pastes.listByOwner(user.id)) await this.p.pastes.delete(paste.id);
+    for (const file of await this.p.files.listByOwner(user.id)) {
+      const deleted = await this.p.files.delete(file.id);
+      if (deleted) await this.p.blobs.delete(deleted.blobKey);
+    }
+    const folders = await this.p.folders.listByOwner(user.id);
+    if (folders.length > 0) await this.p.folders.deleteMany(folders.map((f) => f.id));
+    await this.p.usage.remove(user.id);
+    if (!(await this.p.users.delete(user.id))) throw notFound('User');
   }
 }

@@ -1,12 +1,15 @@
+import { assertAdmin } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { adminRecord, findUser } from './admin-record.js';
 
 type Port = Core['getUser'];
 
 export class GetUser implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'users' | 'usage' | 'settings'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetUser');
+  async execute({ actor, id }: Parameters<Port['execute']>[0]) {
+    assertAdmin(actor);
+    return adminRecord(this.p, await findUser(this.p, id));
   }
 }

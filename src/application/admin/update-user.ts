@@ -1,12 +1,52 @@
-import type { Core } from '../contract.js';
-import type { Ports } from '../ports/index.js';
+import type { LimitOverrides, User } from '../../domain/index.js';
+import { assertAdmin, badRequest, conflict, isValidLimitValue, LIMIT_KINDS, notFound } from '../../domain/index.js';
+import type { Core, LimitChanges } from '../contract.js';
+import type { Ports, UserPatch } from '../ports/index.js';
+import { assertValidPassword, assertValidUserType } from '../auth/new-account.js';
+import { adminRecord, findUser } from './admin-record.js';
 
 type Port = Core['updateUser'];
 
-export class UpdateUser implements Port {
-  constructor(private readonly p: Ports) {}
+/** A number sets a per-user maximum; null removes the override so the configured default applies again. */
+function applyLimitChanges(current: LimitOverrides, changes: LimitChanges): LimitOverrides {
+  const next: LimitOverrides = { ...current };
+  for (const [kind, value] of Object.entries(changes)) {
+    const field = `limits.${kind}`;
+    if (!(LIMIT_KINDS as readonly string[]).includes(kind)) throw badRequest(`Unknown limit ${kind}`, { field });
+    const limit = kind as (typeof LIMIT_KINDS)[number];
+    if (value === null) delete next[limit];
+    else if (value === undefined) continue;
+    else if (isValidLimitValue(value)) next[limit] = value;
+    else throw badRequest(`${field} must be a non-negative integer or null`, { field });
+  }
+  return next;
+}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: UpdateUser');
+export class UpdateUser implements Port {
+  constructor(private readonly p: Pick<Ports, 'users' | 'tokens' | 'usage' | 'settings' | 'hasher' | 'clock'>) {}
+
+  async execute({ actor, id, type, password, limits }: Parameters<Port['execute']>[0]) {
+    assertAdmin(actor);
+    if (type !== undefined) assertValidUserType(type);
+    if (password !== undefined) assertValidPassword(password);
+    const user = await findUser(this.p, id);
+    const patch: UserPatch = { updatedAt: this.p.clock.now() };
+    if (limits !== undefined) patch.limits = applyLimitChanges(user.limits, limits);
+    if (type !== undefined && type !== user.type) {
+      await this.assertNotLastAdmin(user);
+      patch.type = type;
+    }
+    if (password !== undefined) patch.passwordHash = await this.p.hasher.hash(password);
+    const updated = await this.p.users.update(id, patch);
+    if (!updated) throw notFound('User');
+    // A new password ends every session the old one opened; API tokens are separate credentials and survive.
+    if (password !== undefined) await this.p.tokens.deleteByUser(id, 'session');
+    return adminRecord(this.p, updated);
+  }
+
+  private async assertNotLastAdmin(user: User): Promise<void> {
+    if (user.type === 'admin' && (await this.p.users.countAdmins()) <= 1) {
+      throw conflict('The last admin cannot be demoted');
+    }
   }
 }

@@ -1,12 +1,25 @@
+import type { Actor } from '../../domain/index.js';
+import { isExpired, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 
 type Port = Core['authenticate'];
 
 export class Authenticate implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'tokens' | 'users' | 'secrets' | 'clock'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: Authenticate');
+  async execute({ token }: Parameters<Port['execute']>[0]): Promise<Actor> {
+    if (token === '') throw unauthorized();
+    const stored = await this.p.tokens.findByHash(this.p.secrets.hash(token));
+    if (!stored) throw unauthorized('Invalid or revoked token');
+    if (isExpired(stored, this.p.clock.now())) {
+      // An expired session is dead weight; dropping it on sight keeps the token store from growing forever.
+      await this.p.tokens.delete(stored.id);
+      throw unauthorized('The session has expired');
+    }
+    // The type comes from the user record on every request, so a demoted admin loses admin rights at once.
+    const user = await this.p.users.findById(stored.userId);
+    if (!user) throw unauthorized('Invalid or revoked token');
+    return { userId: user.id, userType: user.type, via: stored.type, tokenId: stored.id };
   }
 }

@@ -1,12 +1,17 @@
+import { assertMay, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { meView } from '../views.js';
 
 type Port = Core['getMe'];
 
 export class GetMe implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'users'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetMe');
+  async execute({ actor }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'auth.me');
+    const user = await this.p.users.findById(actor.userId);
+    if (!user) throw unauthorized('The user no longer exists');
+    return meView(user);
   }
 }

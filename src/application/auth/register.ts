@@ -1,12 +1,18 @@
+import { forbidden } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { issueSession } from './issue-session.js';
+import { newAccount } from './new-account.js';
 
 type Port = Core['register'];
 
 export class Register implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'users' | 'hasher' | 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: Register');
+  /** Self-service sign-up creates a plain user and logs them straight in. */
+  async execute({ username, password }: Parameters<Port['execute']>[0]) {
+    if (this.p.settings.registration === 'closed') throw forbidden('Registration is closed');
+    const user = await newAccount(this.p, { username, password, type: 'user' });
+    return issueSession(this.p, user);
   }
 }

@@ -1,12 +1,30 @@
+import type { Collection } from '../../domain/index.js';
+import { assertMay, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { withReserved } from '../usage-limits.js';
+import { collectionView } from '../views.js';
 
 type Port = Core['createCollection'];
 
 export class CreateCollection implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'collections' | 'users' | 'usage' | 'settings' | 'ids' | 'clock'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: CreateCollection');
+  async execute({ actor, name }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'collection.create');
+    const cleanName = requireName(name);
+    return withReserved(this.p, actor.userId, 'collections', async () => {
+      const now = this.p.clock.now();
+      const collection: Collection = {
+        id: this.p.ids.newId(),
+        ownerId: actor.userId,
+        name: cleanName,
+        fileIds: [],
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.p.collections.insert(collection);
+      return collectionView(collection, [], null);
+    });
   }
 }

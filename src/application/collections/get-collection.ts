@@ -1,12 +1,25 @@
+import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { authorizeRead } from '../share-access.js';
+import { collectionViewOf } from './collection-views.js';
 
 type Port = Core['getCollection'];
 
 export class GetCollection implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'collections' | 'files' | 'shares' | 'hasher'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetCollection');
+  async execute({ access, id }: Parameters<Port['execute']>[0]) {
+    const collection = await this.p.collections.findById(id);
+    // A missing collection goes through the same checks as a foreign one (no owner matches ''), so the answer
+    // (unauthorized, forbidden or not_found) never reveals whether it exists.
+    await authorizeRead(this.p, access, {
+      what: 'Collection',
+      ownerId: collection?.ownerId ?? '',
+      action: 'collection.read',
+      describe: async () => ({ kind: 'collection', collectionId: id }),
+    });
+    if (!collection) throw notFound('Collection');
+    return collectionViewOf(this.p, collection);
   }
 }

@@ -1,12 +1,14 @@
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { fileViewOf } from './file-views.js';
+import { readableFile } from './readable-file.js';
 
 type Port = Core['getFile'];
 
 export class GetFile implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetFile');
+  async execute({ access, id }: Parameters<Port['execute']>[0]) {
+    return fileViewOf(this.p, await readableFile(this.p, access, id));
   }
 }

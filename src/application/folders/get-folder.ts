@@ -1,12 +1,87 @@
+import type { Folder, StoredFile } from '../../domain/index.js';
+import { MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { authorizeRead } from '../share-access.js';
+import { shareIdsOf } from '../share-ids.js';
+import type { FolderView } from '../views.js';
+import { fileView, folderView } from '../views.js';
+import { byName } from './subtree.js';
 
 type Port = Core['getFolder'];
+type Deps = Pick<Ports, 'folders' | 'files' | 'shares' | 'hasher'>;
 
+/**
+ * The folder with its whole subtree nested, read with a fixed number of queries whatever its shape, and refused
+ * beyond MAX_TREE_ENTRIES entries (the client then reads the subfolders one by one).
+ */
 export class GetFolder implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Deps) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetFolder');
+  async execute({ access, id }: Parameters<Port['execute']>[0]) {
+    const folder = await this.p.folders.findById(id);
+    // A missing folder goes through the same checks as a foreign one (no owner matches ''), so the answer
+    // (unauthorized, forbidden or not_found) never reveals whether it exists.
+    await authorizeRead(this.p, access, {
+      what: 'Folder',
+      ownerId: folder?.ownerId ?? '',
+      action: 'folder.read',
+      describe: async () => ({ kind: 'folder', folderId: id, folderChain: await this.p.folders.chain(id) }),
+    });
+    if (!folder) throw notFound('Folder');
+
+    const descendants = await this.p.folders.listSubtree(folder.ownerId, id, MAX_TREE_ENTRIES + 1);
+    if (descendants.length > MAX_TREE_ENTRIES) throw tooLarge();
+    const folderIds = [id, ...descendants.map((f) => f.id)];
+    const room = MAX_TREE_ENTRIES + 1 - descendants.length;
+    const files = await this.p.files.listInFolders(folder.ownerId, folderIds, room);
+    if (descendants.length + files.length > MAX_TREE_ENTRIES) throw tooLarge();
+
+    const [folderShares, fileShares] = await Promise.all([
+      shareIdsOf(this.p, 'folder', folderIds),
+      shareIdsOf(
+        this.p,
+        'file',
+        files.map((f) => f.id),
+      ),
+    ]);
+    const tree = new TreeBuilder(descendants, files, folderShares, fileShares);
+    return tree.build(folder);
   }
+}
+
+function tooLarge() {
+  return badRequest(
+    `This folder holds more than ${MAX_TREE_ENTRIES} files and folders; read its subfolders one at a time`,
+    { maxEntries: MAX_TREE_ENTRIES },
+  );
+}
+
+/** Nests flat listings: children grouped by parent, each level in name order. */
+class TreeBuilder {
+  private readonly childFolders = new Map<string | null, Folder[]>();
+  private readonly childFiles = new Map<string | null, StoredFile[]>();
+
+  constructor(
+    folders: readonly Folder[],
+    files: readonly StoredFile[],
+    private readonly folderShares: Map<string, string>,
+    private readonly fileShares: Map<string, string>,
+  ) {
+    for (const folder of [...folders].sort(byName)) push(this.childFolders, folder.parentId, folder);
+    // Files arrive in name order already; grouping keeps it.
+    for (const file of files) push(this.childFiles, file.folderId, file);
+  }
+
+  build(folder: Folder): FolderView {
+    const files = (this.childFiles.get(folder.id) ?? []).map((f) => fileView(f, this.fileShares.get(f.id) ?? null));
+    const folders = (this.childFolders.get(folder.id) ?? []).map((child) => this.build(child));
+    return folderView(folder, this.folderShares.get(folder.id) ?? null, files, folders);
+  }
+}
+
+function push<T>(groups: Map<string | null, T[]>, key: string | null, item: T): void {
+  const group = groups.get(key);
+  if (group) group.push(item);
+  else groups.set(key, [item]);
 }

@@ -1,12 +1,27 @@
+import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { authorizeRead } from '../share-access.js';
+import { shareIdsOf } from '../share-ids.js';
+import { pasteView } from '../views.js';
 
 type Port = Core['getPaste'];
 
 export class GetPaste implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'hasher'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetPaste');
+  async execute({ access, id }: Parameters<Port['execute']>[0]) {
+    const paste = await this.p.pastes.findById(id);
+    // A missing paste goes through the same checks as a foreign one (no owner matches ''), so the answer
+    // (unauthorized, forbidden or not_found) never reveals whether it exists.
+    await authorizeRead(this.p, access, {
+      what: 'Paste',
+      ownerId: paste?.ownerId ?? '',
+      action: 'paste.read',
+      describe: async () => ({ kind: 'paste', pasteId: id }),
+    });
+    if (!paste) throw notFound('Paste');
+    const shareIds = await shareIdsOf(this.p, 'paste', [id]);
+    return pasteView(paste, shareIds.get(id) ?? null);
   }
 }

@@ -1,12 +1,22 @@
+import { assertMay } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { shareIdsOf } from '../share-ids.js';
+import { pasteView } from '../views.js';
 
 type Port = Core['listPastes'];
 
 export class ListPastes implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: ListPastes');
+  async execute({ actor }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'paste.list');
+    const pastes = await this.p.pastes.listByOwner(actor.userId);
+    const shareIds = await shareIdsOf(
+      this.p,
+      'paste',
+      pastes.map((paste) => paste.id),
+    );
+    return pastes.map((paste) => pasteView(paste, shareIds.get(paste.id) ?? null));
   }
 }

@@ -1,12 +1,48 @@
+import { assertMay, badRequest } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import type { Ports } from '../ports/index.js';
+import type { FolderRef, Ports } from '../ports/index.js';
+import { fileViews } from '../files/file-views.js';
+import { folderHits } from '../folders/folder-hits.js';
+import { SUBTREE_SCAN_LIMIT } from '../folders/subtree.js';
+import { owned } from '../usage-limits.js';
 
 type Port = Core['search'];
 
-export class Search implements Port {
-  constructor(private readonly p: Ports) {}
+/** At most this many files and this many folders per search, each in name order. */
+export const SEARCH_LIMIT = 500;
+export const QUERY_MAX = 256;
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: Search');
+/**
+ * Case-insensitive substring match on names: in the whole account, or among the direct children of one of the
+ * owner's folders, or anywhere below it with `recursive`. An empty query matches everything in scope.
+ */
+export class Search implements Port {
+  constructor(private readonly p: Pick<Ports, 'files' | 'folders' | 'shares'>) {}
+
+  async execute({ actor, query, folderId, recursive }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'search');
+    // Names are stored NFC-normalized, so the query is too; otherwise it is matched literally.
+    const text = query.normalize('NFC').trim();
+    if ([...text].length > QUERY_MAX) {
+      throw badRequest(`query must be at most ${QUERY_MAX} characters`, { field: 'query', maxLength: QUERY_MAX });
+    }
+    const scope = folderId === null ? null : await this.scope(actor.userId, folderId, recursive);
+    const [files, folders] = await Promise.all([
+      this.p.files.search(actor.userId, text, scope, SEARCH_LIMIT),
+      this.p.folders.search(actor.userId, text, scope, SEARCH_LIMIT),
+    ]);
+    const [fileList, folderList] = await Promise.all([
+      fileViews(this.p, files),
+      folderHits(this.p, actor.userId, folders),
+    ]);
+    return { files: fileList, folders: folderList };
+  }
+
+  /** The folders whose direct children are searched: the folder itself, plus its descendants when recursive. */
+  private async scope(ownerId: string, folderId: string, recursive: boolean): Promise<FolderRef[]> {
+    owned(await this.p.folders.findById(folderId), ownerId, 'Folder');
+    if (!recursive) return [folderId];
+    const descendants = await this.p.folders.listSubtree(ownerId, folderId, SUBTREE_SCAN_LIMIT);
+    return [folderId, ...descendants.map((folder) => folder.id)];
   }
 }

@@ -1,12 +1,52 @@
+import type { Share } from '../../domain/index.js';
+import { SHARE_TYPES, assertMay, badRequest, conflict, isShareType, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { withReserved } from '../usage-limits.js';
+import { ITEM_NAMES, itemOwner } from './share-item.js';
+import { sharePasswordHash } from './share-password.js';
+import { shareView } from './share-view.js';
 
 type Port = Core['createShare'];
+type Deps = Pick<
+  Ports,
+  'shares' | 'files' | 'folders' | 'collections' | 'pastes' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher'
+>;
 
+/** Uploader tokens may share what they uploaded. One share per item: a second one is a conflict. */
 export class CreateShare implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Deps) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: CreateShare');
+  async execute({ actor, type, id, password }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'share.create');
+    if (typeof type !== 'string' || !isShareType(type)) {
+      throw badRequest(`type must be one of ${SHARE_TYPES.join(', ')}`, { field: 'type' });
+    }
+    if ((await itemOwner(this.p, type, id)) !== actor.userId) throw notFound(ITEM_NAMES[type]);
+    // Checked before reserving so a user at the maximum still hears why; the insert below stays the real guard.
+    if (await this.p.shares.findByItem(type, id)) throw conflict('This item is already shared');
+    // Hashing is slow; doing it before reserving keeps the reservation window short.
+    const passwordHash = await sharePasswordHash(this.p, password);
+    const share = await withReserved(this.p, actor.userId, 'shares', async () => {
+      const created: Share = {
+        id: this.p.ids.newShareId(),
+        ownerId: actor.userId,
+        type,
+        itemId: id,
+        passwordHash,
+        views: 0,
+        createdAt: this.p.clock.now(),
+      };
+      if (!(await this.p.shares.insert(created))) throw conflict('This item is already shared');
+      return created;
+    });
+    const view = await shareView(this.p, share);
+    if (!view) {
+      // The item was deleted between the check and the insert, after its delete had swept its shares:
+      // take the orphan back (its count too, unless that delete got to it first).
+      if (await this.p.shares.delete(share.id)) await this.p.usage.release(actor.userId, 'shares', 1);
+      throw notFound(ITEM_NAMES[type]);
+    }
+    return view;
   }
 }

@@ -1,12 +1,24 @@
+import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { findShare, unlockShare } from '../share-access.js';
+import { shareView } from './share-view.js';
 
 type Port = Core['getShare'];
 
+/** Public. Only a read that succeeds counts a view, and the answer includes it. */
 export class GetShare implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(
+    private readonly p: Pick<Ports, 'shares' | 'hasher' | 'users' | 'files' | 'folders' | 'collections' | 'pastes'>,
+  ) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: GetShare');
+  async execute({ actor, id, password }: Parameters<Port['execute']>[0]) {
+    const share = await findShare(this.p, id);
+    await unlockShare(this.p, share, password, actor);
+    const view = await shareView(this.p, share);
+    if (!view) throw notFound('Share');
+    const counted = await this.p.shares.incrementViews(id);
+    if (!counted) throw notFound('Share');
+    return { ...view, views: counted.views };
   }
 }

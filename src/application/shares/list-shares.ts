@@ -1,12 +1,18 @@
+import { assertMay } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import type { ShareView } from '../views.js';
+import { shareView } from './share-view.js';
 
 type Port = Core['listShares'];
 
 export class ListShares implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'shares' | 'users' | 'files' | 'folders' | 'collections' | 'pastes'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: ListShares');
+  async execute({ actor }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'share.list');
+    const shares = await this.p.shares.listByOwner(actor.userId);
+    const views = await Promise.all(shares.map((share) => shareView(this.p, share)));
+    return views.filter((view): view is ShareView => view !== null);
   }
 }

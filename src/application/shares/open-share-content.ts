@@ -1,12 +1,50 @@
-import type { Core } from '../contract.js';
-import type { Ports } from '../ports/index.js';
+import type { Paste } from '../../domain/index.js';
+import { badRequest } from '../../domain/index.js';
+import type { Core, FileContent } from '../contract.js';
+import { fileContent } from '../file-content.js';
+import type { ByteRange, Ports } from '../ports/index.js';
+import { findShare, unlockShare } from '../share-access.js';
+import { owned } from '../usage-limits.js';
 
 type Port = Core['openShareContent'];
 
+/** A shared file's bytes or a shared paste's raw text. Counts no view: only reading the share itself does. */
 export class OpenShareContent implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(private readonly p: Pick<Ports, 'shares' | 'hasher' | 'files' | 'pastes' | 'blobs'>) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: OpenShareContent');
+  async execute({ actor, id, password }: Parameters<Port['execute']>[0]): Promise<FileContent> {
+    const share = await findShare(this.p, id);
+    await unlockShare(this.p, share, password, actor);
+    switch (share.type) {
+      case 'file':
+        return fileContent(this.p, owned(await this.p.files.findById(share.itemId), share.ownerId, 'Share'));
+      case 'paste':
+        return pasteContent(owned(await this.p.pastes.findById(share.itemId), share.ownerId, 'Share'));
+      default:
+        throw badRequest('Only file and paste shares have content');
+    }
   }
+}
+
+const encoder = new TextEncoder();
+
+function pasteContent(paste: Paste): FileContent {
+  return {
+    name: paste.name,
+    mime: 'text/plain; charset=utf-8',
+    size: paste.size,
+    // A paste changes in place, so its validator follows the last change rather than an immutable blob.
+    etag: `"${paste.id}-${paste.updatedAt.getTime()}"`,
+    lastModified: paste.updatedAt,
+    disposition: 'inline',
+    active: false,
+    open: async (range?: ByteRange) => {
+      const bytes = encoder.encode(paste.content);
+      return chunks(range ? bytes.subarray(range.start, range.end + 1) : bytes);
+    },
+  };
+}
+
+async function* chunks(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  if (bytes.byteLength > 0) yield bytes;
 }

@@ -1,12 +1,24 @@
+import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { owned } from '../usage-limits.js';
+import { sharePasswordHash } from './share-password.js';
+import { shareView } from './share-view.js';
 
 type Port = Core['updateShare'];
 
+/** Sets (string) or clears (null or '') the password; counts no view. */
 export class UpdateShare implements Port {
-  constructor(private readonly p: Ports) {}
+  constructor(
+    private readonly p: Pick<Ports, 'shares' | 'hasher' | 'users' | 'files' | 'folders' | 'collections' | 'pastes'>,
+  ) {}
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: UpdateShare');
+  async execute({ actor, id, password }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'share.update');
+    owned(await this.p.shares.findById(id), actor.userId, 'Share');
+    const updated = await this.p.shares.setPassword(id, await sharePasswordHash(this.p, password));
+    const view = updated && (await shareView(this.p, updated));
+    if (!view) throw notFound('Share');
+    return view;
   }
 }

@@ -1,12 +1,36 @@
+import type { Token } from '../../domain/index.js';
+import { assertMay, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { withReserved } from '../usage-limits.js';
+import { tokenView } from '../views.js';
 
 type Port = Core['createApiToken'];
 
-export class CreateApiToken implements Port {
-  constructor(private readonly p: Ports) {}
+export const TOKEN_NAME_MAX = 100;
 
-  async execute(_input: Parameters<Port['execute']>[0]): ReturnType<Port['execute']> {
-    throw new Error('not implemented: CreateApiToken');
+export class CreateApiToken implements Port {
+  constructor(
+    private readonly p: Pick<Ports, 'tokens' | 'users' | 'usage' | 'settings' | 'secrets' | 'ids' | 'clock'>,
+  ) {}
+
+  /** The secret is returned here and never again: only its hash is stored. */
+  async execute({ actor, name }: Parameters<Port['execute']>[0]) {
+    assertMay(actor, 'token.create');
+    const cleanName = requireName(name, 'name', TOKEN_NAME_MAX);
+    return withReserved(this.p, actor.userId, 'tokens', async () => {
+      const secret = this.p.secrets.newSecret();
+      const token: Token = {
+        id: this.p.ids.newId(),
+        userId: actor.userId,
+        type: 'uploader',
+        name: cleanName,
+        hash: this.p.secrets.hash(secret),
+        createdAt: this.p.clock.now(),
+        expiresAt: null,
+      };
+      await this.p.tokens.insert(token);
+      return { ...tokenView(token), token: secret };
+    });
   }
 }

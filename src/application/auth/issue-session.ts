@@ -1,0 +1,22 @@
+import type { Token, User } from '../../domain/index.js';
+import type { Ports } from '../ports/index.js';
+import type { LoginResult } from '../views.js';
+
+type Deps = Pick<Ports, 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings'>;
+
+/** Starts a session for a user whose credentials are already proven: the secret is returned once, only its hash is kept. */
+export async function issueSession(p: Deps, user: User): Promise<LoginResult> {
+  const secret = p.secrets.newSecret();
+  const now = p.clock.now();
+  const token: Token = {
+    id: p.ids.newId(),
+    userId: user.id,
+    type: 'session',
+    name: 'session',
+    hash: p.secrets.hash(secret),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + p.settings.sessionTtlMs),
+  };
+  await p.tokens.insert(token);
+  return { token: secret, user: { id: user.id, username: user.username } };
+}

@@ -1,0 +1,62 @@
+import type { Share } from '../../domain/index.js';
+import type { Ports } from '../ports/index.js';
+import type { ShareView } from '../views.js';
+
+type Deps = Pick<Ports, 'users' | 'files' | 'folders' | 'collections' | 'pastes'>;
+type Item = Pick<ShareView, 'file' | 'folder' | 'collection' | 'paste'>;
+
+/**
+ * The view of a share with exactly the one item object its type names, or null when the item (or its owner)
+ * is gone: a share of nothing is treated as no share at all.
+ */
+export async function shareView(p: Deps, share: Share): Promise<ShareView | null> {
+  const [owner, item] = await Promise.all([p.users.findById(share.ownerId), itemOf(p, share)]);
+  if (!owner || !item) return null;
+  return {
+    id: share.id,
+    ownerId: share.ownerId,
+    type: share.type,
+    createdAt: share.createdAt.toISOString(),
+    views: share.views,
+    protected: share.passwordHash !== null,
+    owner: { id: owner.id, username: owner.username },
+    ...item,
+  };
+}
+
+async function itemOf(p: Deps, share: Share): Promise<Item | null> {
+  const ownedBy = <T extends { ownerId: string }>(x: T | null) => (x && x.ownerId === share.ownerId ? x : null);
+  switch (share.type) {
+    case 'file': {
+      const file = ownedBy(await p.files.findById(share.itemId));
+      return file && { file: { id: file.id, name: file.name, size: String(file.size), mime: file.mime } };
+    }
+    case 'folder': {
+      const folder = ownedBy(await p.folders.findById(share.itemId));
+      if (!folder) return null;
+      const [files, folders] = await Promise.all([
+        p.files.countInFolders(share.ownerId, [folder.id]),
+        p.folders.countChildren(share.ownerId, [folder.id]),
+      ]);
+      return {
+        folder: {
+          id: folder.id,
+          name: folder.name,
+          fileCount: files.get(folder.id) ?? 0,
+          folderCount: folders.get(folder.id) ?? 0,
+        },
+      };
+    }
+    case 'collection': {
+      const collection = ownedBy(await p.collections.findById(share.itemId));
+      if (!collection) return null;
+      const files = collection.fileIds.length === 0 ? [] : await p.files.findByIds(collection.fileIds);
+      const fileCount = files.filter((f) => f.ownerId === share.ownerId).length;
+      return { collection: { id: collection.id, name: collection.name, fileCount } };
+    }
+    case 'paste': {
+      const paste = ownedBy(await p.pastes.findById(share.itemId));
+      return paste && { paste: { id: paste.id, name: paste.name, type: paste.type, content: paste.content } };
+    }
+  }
+}

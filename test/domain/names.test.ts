@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { NAME_MAX, cleanName, requireName } from '../../src/domain/index.js';
+
+describe('cleanName', () => {
+  it('keeps ordinary names, trimmed and NFC-normalized', () => {
+    expect(cleanName('  Quarterly report (final).pdf  ')).toBe('Quarterly report (final).pdf');
+    expect(cleanName('cafe\u0301')).toBe('caf\u00e9');
+    expect(cleanName('日本語 ファイル')).toBe('日本語 ファイル');
+  });
+
+  it('turns path separators into underscores so no name can climb a directory', () => {
+    expect(cleanName('../../etc/passwd')).toBe('.._.._etc_passwd');
+    expect(cleanName('..\\..\\windows\\win.ini')).toBe('.._.._windows_win.ini');
+    expect(cleanName('/')).toBe('_');
+  });
+
+  it('never yields . or ..', () => {
+    expect(cleanName('..')).toBe('__');
+    expect(cleanName('.')).toBe('_');
+    expect(cleanName(' .. ')).toBe('__');
+    expect(cleanName('...')).toBe('...');
+  });
+
+  it('drops NUL, control characters and invisible format characters', () => {
+    expect(cleanName('a\u0000b')).toBe('ab');
+    expect(cleanName('line\nbreak\ttab\r')).toBe('linebreaktab');
+    expect(cleanName('del\u007f\u0085x')).toBe('delx');
+    expect(cleanName('zero\u200bwidth\ufeff')).toBe('zerowidth');
+  });
+
+  it('drops bidi overrides that would disguise an extension', () => {
+    expect(cleanName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(cleanName('\u2066x\u2069\u202a\u202b\u202c\u202d')).toBe('x');
+  });
+
+  it(`bounds names at ${NAME_MAX} characters, counting code points`, () => {
+    expect(cleanName('a'.repeat(1000))).toBe('a'.repeat(NAME_MAX));
+    const emoji = cleanName('😀'.repeat(1000));
+    expect([...emoji]).toHaveLength(NAME_MAX);
+    expect(emoji).toBe('😀'.repeat(NAME_MAX));
+    expect(cleanName('abcdef', 3)).toBe('abc');
+    expect(cleanName(`${'a'.repeat(NAME_MAX - 1)} b`)).toBe('a'.repeat(NAME_MAX - 1));
+  });
+
+  it('can clean down to nothing', () => {
+    expect(cleanName(' \u0000\u202e ')).toBe('');
+  });
+});
+
+describe('requireName', () => {
+  it('returns the cleaned name', () => {
+    expect(requireName(' a/b ')).toBe('a_b');
+  });
+
+  it('refuses a name that cleans to nothing, naming the field', () => {
+    expect(() => requireName('\u0000 \t', 'title')).toThrow(expect.objectContaining({ code: 'bad_request', details: { field: 'title' } }));
+    expect(() => requireName('')).toThrow(expect.objectContaining({ details: { field: 'name' } }));
+  });
+});

@@ -1,0 +1,99 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Actor, Limits } from '../../src/domain/index.js';
+import { createCore, type Core, type Ports } from '../../src/application/index.js';
+import { createMemoryRepositories } from '../../src/adapters/memory/index.js';
+import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
+import { FsBlobStore } from '../../src/adapters/fs-blob-store/fs-blob-store.js';
+import { Argon2Hasher } from '../../src/adapters/argon2/argon2-hasher.js';
+import { CryptoIdGenerator } from '../../src/adapters/crypto/crypto-id-generator.js';
+import { CryptoTokenSecrets } from '../../src/adapters/crypto/crypto-token-secrets.js';
+
+export const TEST_LIMITS: Limits = {
+  storage: 10 * 1024 * 1024,
+  files: 100,
+  folders: 100,
+  pastes: 100,
+  collections: 100,
+  shares: 100,
+  tokens: 10,
+};
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  constructor(private current = new Date('2026-11-22T10:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface TestCoreOptions {
+  limits?: Partial<Limits>;
+  registration?: 'open' | 'closed';
+  maxUploadBytes?: number;
+  sessionTtlMs?: number;
+  /** 'memory' (default) or 'fs' (a fresh temporary directory). */
+  blobs?: 'memory' | 'fs';
+}
+
+/** The real core on the memory adapters, with cheap argon2 parameters so tests stay fast. */
+export function makeCore(options: TestCoreOptions = {}): { core: Core; ports: Ports; clock: TestClock } {
+  const clock = new TestClock();
+  const blobs =
+    options.blobs === 'fs'
+      ? new FsBlobStore({ dir: mkdtempSync(join(tmpdir(), 'coffer-test-')) })
+      : new MemoryBlobStore();
+  const ports: Ports = {
+    ...createMemoryRepositories(),
+    blobs,
+    hasher: new Argon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 }),
+    ids: new CryptoIdGenerator(),
+    secrets: new CryptoTokenSecrets(),
+    clock,
+    settings: {
+      defaultLimits: { ...TEST_LIMITS, ...options.limits },
+      sessionTtlMs: options.sessionTtlMs ?? 30 * 24 * 3600 * 1000,
+      maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
+      registration: options.registration ?? 'closed',
+    },
+  };
+  return { core: createCore(ports), ports, clock };
+}
+
+/** Creates a user straight through the ports and logs them in; returns their session actor and token. */
+export async function signUp(
+  ctx: { core: Core; ports: Ports },
+  username: string,
+  type: 'admin' | 'user' = 'user',
+): Promise<{ actor: Actor; token: string; userId: string }> {
+  const password = `${username}-password`;
+  const now = new Date('2026-11-22T10:00:00.000Z');
+  await ctx.ports.users.insert({
+    id: ctx.ports.ids.newId(),
+    username,
+    type,
+    passwordHash: await ctx.ports.hasher.hash(password),
+    limits: {},
+    createdAt: now,
+    updatedAt: now,
+  });
+  const { token, user } = await ctx.core.login.execute({ username, password });
+  const actor = await ctx.core.authenticate.execute({ token });
+  return { actor, token, userId: user.id };
+}
+
+/** Bytes as an async iterable, in chunks of `chunk` bytes, like a request body. */
+export async function* bytes(data: Uint8Array | string, chunk = 64 * 1024): AsyncIterable<Uint8Array> {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data;
+  for (let i = 0; i < buf.length; i += chunk) yield buf.subarray(i, i + chunk);
+}
+
+export async function readAll(iterable: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of iterable) parts.push(Buffer.from(part));
+  return Buffer.concat(parts);
+}
