@@ -113,7 +113,9 @@ describe('pastes', () => {
 
   describe('list and get', () => {
     it("lists only the caller's pastes, with their share ids", async () => {
+      // Lists are ordered by createdAt then id, so each paste gets its own instant.
       const a = await create(alice, 'a');
+      ctx.clock.advance(1);
       await create(alice, 'b');
       await create(bob, 'bob');
       const share = await ctx.core.createShare.execute({ actor: alice, type: 'paste', id: a.id, password: null });

@@ -1,0 +1,65 @@
+import { injectable } from 'inversify';
+import type { StoredFile } from '../../domain/index.js';
+import type { FilePatch, FileRepository, FolderRef } from '../../application/ports/index.js';
+import { clone } from './clone.js';
+import { PlacedStore } from './placed-store.js';
+
+@injectable()
+export class MemoryFileRepository implements FileRepository {
+  private readonly store = new PlacedStore<StoredFile>((file) => file.folderId);
+
+  async insert(file: StoredFile): Promise<void> {
+    if (this.store.get(file.id)) throw new Error(`A file with id ${file.id} already exists`);
+    this.store.put(clone(file));
+  }
+
+  async findById(id: string): Promise<StoredFile | null> {
+    const file = this.store.get(id);
+    return file ? clone(file) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<StoredFile[]> {
+    const found: StoredFile[] = [];
+    for (const id of new Set(ids)) {
+      const file = this.store.get(id);
+      if (file) found.push(clone(file));
+    }
+    return found;
+  }
+
+  async update(id: string, patch: FilePatch): Promise<StoredFile | null> {
+    const current = this.store.get(id);
+    if (!current) return null;
+    const next: StoredFile = { ...clone(current), updatedAt: new Date(patch.updatedAt) };
+    if (patch.name !== undefined) next.name = patch.name;
+    if (patch.folderId !== undefined) next.folderId = patch.folderId;
+    this.store.put(next);
+    return clone(next);
+  }
+
+  async delete(id: string): Promise<StoredFile | null> {
+    const removed = this.store.remove(id);
+    return removed ?? null;
+  }
+
+  async listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]> {
+    return this.store.find(ownerId, folderIds, '', limit).map(clone);
+  }
+
+  async countInFolders(ownerId: string, folderIds: readonly string[]): Promise<Map<string, number>> {
+    return new Map(folderIds.map((id) => [id, this.store.countIn(ownerId, id)]));
+  }
+
+  async search(
+    ownerId: string,
+    query: string,
+    folderIds: readonly FolderRef[] | null,
+    limit: number,
+  ): Promise<StoredFile[]> {
+    return this.store.find(ownerId, folderIds, query, limit).map(clone);
+  }
+
+  async listByOwner(ownerId: string): Promise<StoredFile[]> {
+    return this.store.ofOwner(ownerId).map(clone);
+  }
+}

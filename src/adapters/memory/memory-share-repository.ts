@@ -1,0 +1,92 @@
+import { injectable } from 'inversify';
+import type { Share, ShareType } from '../../domain/index.js';
+import type { ShareRepository } from '../../application/ports/index.js';
+import { clone } from './clone.js';
+import { Groups } from './groups.js';
+import { compareCreated } from './order.js';
+
+@injectable()
+export class MemoryShareRepository implements ShareRepository {
+  private readonly rows = new Map<string, Share>();
+  /** itemKey → share id: the unique index that allows one share per item. */
+  private readonly byItem = new Map<string, string>();
+  private readonly byOwner = new Groups<string, Share>();
+
+  async insert(share: Share): Promise<boolean> {
+    const key = itemKey(share.type, share.itemId);
+    if (this.rows.has(share.id) || this.byItem.has(key)) return false;
+    const stored = clone(share);
+    this.rows.set(stored.id, stored);
+    this.byItem.set(key, stored.id);
+    this.byOwner.set(stored.ownerId, stored.id, stored);
+    return true;
+  }
+
+  async findById(id: string): Promise<Share | null> {
+    const share = this.rows.get(id);
+    return share ? clone(share) : null;
+  }
+
+  async findByItem(type: ShareType, itemId: string): Promise<Share | null> {
+    const id = this.byItem.get(itemKey(type, itemId));
+    return id === undefined ? null : clone(this.rows.get(id)!);
+  }
+
+  async idsForItems(type: ShareType, itemIds: readonly string[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (const itemId of itemIds) {
+      const id = this.byItem.get(itemKey(type, itemId));
+      if (id !== undefined) ids.set(itemId, id);
+    }
+    return ids;
+  }
+
+  async listByOwner(ownerId: string): Promise<Share[]> {
+    return [...this.byOwner.get(ownerId).values()]
+      .sort(compareCreated)
+      .map(clone);
+  }
+
+  async incrementViews(id: string): Promise<Share | null> {
+    const share = this.rows.get(id);
+    if (!share) return null;
+    share.views += 1;
+    return clone(share);
+  }
+
+  async setPassword(id: string, passwordHash: string | null): Promise<Share | null> {
+    const share = this.rows.get(id);
+    if (!share) return null;
+    share.passwordHash = passwordHash;
+    return clone(share);
+  }
+
+  async delete(id: string): Promise<Share | null> {
+    return this.remove(id);
+  }
+
+  /** No await inside: the whole batch is one step that nothing interleaves with. */
+  async deleteByItems(type: ShareType, itemIds: readonly string[]): Promise<Share[]> {
+    const deleted: Share[] = [];
+    for (const itemId of new Set(itemIds)) {
+      const id = this.byItem.get(itemKey(type, itemId));
+      const share = id === undefined ? null : this.remove(id);
+      if (share) deleted.push(share);
+    }
+    return deleted;
+  }
+
+  private remove(id: string): Share | null {
+    const share = this.rows.get(id);
+    if (!share) return null;
+    this.rows.delete(id);
+    this.byItem.delete(itemKey(share.type, share.itemId));
+    this.byOwner.delete(share.ownerId, id);
+    return share;
+  }
+}
+
+/** Share types hold no colon, so the first colon separates type from item id. */
+function itemKey(type: ShareType, itemId: string): string {
+  return `${type}:${itemId}`;
+}

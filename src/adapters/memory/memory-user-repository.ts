@@ -1,0 +1,58 @@
+import { injectable } from 'inversify';
+import { normalizeUsername, type User } from '../../domain/index.js';
+import type { UserPatch, UserRepository } from '../../application/ports/index.js';
+import { clone } from './clone.js';
+import { compareCreated } from './order.js';
+
+@injectable()
+export class MemoryUserRepository implements UserRepository {
+  private readonly rows = new Map<string, User>();
+  /** Normalized username → id: the unique index that makes usernames case-insensitive. */
+  private readonly byUsername = new Map<string, string>();
+
+  async insert(user: User): Promise<boolean> {
+    const key = normalizeUsername(user.username);
+    if (this.rows.has(user.id) || this.byUsername.has(key)) return false;
+    this.rows.set(user.id, clone(user));
+    this.byUsername.set(key, user.id);
+    return true;
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const user = this.rows.get(id);
+    return user ? clone(user) : null;
+  }
+
+  async findByUsername(username: string): Promise<User | null> {
+    const id = this.byUsername.get(normalizeUsername(username));
+    return id === undefined ? null : clone(this.rows.get(id)!);
+  }
+
+  async list(): Promise<User[]> {
+    return [...this.rows.values()].sort(compareCreated).map(clone);
+  }
+
+  async update(id: string, patch: UserPatch): Promise<User | null> {
+    const user = this.rows.get(id);
+    if (!user) return null;
+    if (patch.type !== undefined) user.type = patch.type;
+    if (patch.passwordHash !== undefined) user.passwordHash = patch.passwordHash;
+    if (patch.limits !== undefined) user.limits = clone(patch.limits);
+    user.updatedAt = new Date(patch.updatedAt);
+    return clone(user);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const user = this.rows.get(id);
+    if (!user) return false;
+    this.rows.delete(id);
+    this.byUsername.delete(normalizeUsername(user.username));
+    return true;
+  }
+
+  async countAdmins(): Promise<number> {
+    let admins = 0;
+    for (const user of this.rows.values()) if (user.type === 'admin') admins++;
+    return admins;
+  }
+}

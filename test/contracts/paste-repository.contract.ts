@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PasteRepository } from '../../src/application/ports/index.js';
+import { aPaste, at, ids } from './fixtures.js';
+
+/** Every PasteRepository adapter runs this. `make` must return an adapter over empty storage. */
+export function pasteRepositoryContract(name: string, make: () => Promise<PasteRepository>): void {
+  describe(name, () => {
+    let pastes: PasteRepository;
+    beforeEach(async () => {
+      pastes = await make();
+    });
+
+    it('stores a paste and finds it by id; an unknown id is null', async () => {
+      const paste = aPaste({ type: 'markdown', content: '# Grüße', size: 9 });
+      await pastes.insert(paste);
+      expect(await pastes.findById(paste.id)).toEqual(paste);
+      expect(await pastes.findById('no-such-paste')).toBeNull();
+    });
+
+    it('rejects a second paste with the same id and keeps the first', async () => {
+      const first = aPaste({ id: 'dup', content: 'first' });
+      await pastes.insert(first);
+      await expect(pastes.insert(aPaste({ id: 'dup', content: 'second' }))).rejects.toThrow();
+      expect(await pastes.findById('dup')).toEqual(first);
+      expect(await pastes.listByOwner('owner-1')).toEqual([first]);
+    });
+
+    it("lists the owner's pastes by createdAt then id, and no one else's", async () => {
+      await pastes.insert(aPaste({ id: 'p-c', createdAt: at(1) }));
+      await pastes.insert(aPaste({ id: 'p-b', createdAt: at(2) }));
+      await pastes.insert(aPaste({ id: 'p-a', createdAt: at(1) }));
+      await pastes.insert(aPaste({ id: 'p-z', createdAt: at(0) }));
+      await pastes.insert(aPaste({ id: 'p-o', ownerId: 'owner-2' }));
+      expect(ids(await pastes.listByOwner('owner-1'))).toEqual(['p-z', 'p-a', 'p-c', 'p-b']);
+      expect(ids(await pastes.listByOwner('owner-2'))).toEqual(['p-o']);
+      expect(await pastes.listByOwner('owner-3')).toEqual([]);
+    });
+
+    it('updates only the given fields and returns the paste after the change', async () => {
+      const paste = aPaste({ name: 'notes', type: 'text', content: 'abc', size: 3 });
+      await pastes.insert(paste);
+      const renamed = await pastes.update(paste.id, { name: 'renamed', updatedAt: at(1) });
+      expect(renamed).toEqual({ ...paste, name: 'renamed', updatedAt: at(1) });
+      const rewritten = await pastes.update(paste.id, {
+        type: 'javascript',
+        content: 'let x;',
+        size: 6,
+        updatedAt: at(2),
+      });
+      const expected = { ...paste, name: 'renamed', type: 'javascript', content: 'let x;', size: 6, updatedAt: at(2) };
+      expect(rewritten).toEqual(expected);
+      expect(await pastes.findById(paste.id)).toEqual(expected);
+      expect(await pastes.update('no-such-paste', { name: 'x', updatedAt: at(3) })).toBeNull();
+    });
+
+    it('deletes once, returning the deleted paste', async () => {
+      const paste = aPaste();
+      const other = aPaste();
+      await pastes.insert(paste);
+      await pastes.insert(other);
+      expect(await pastes.delete(paste.id)).toEqual(paste);
+      expect(await pastes.delete(paste.id)).toBeNull();
+      expect(await pastes.findById(paste.id)).toBeNull();
+      expect(await pastes.listByOwner('owner-1')).toEqual([other]);
+    });
+
+    it('keeps its own copies: mutating what went in or came out changes nothing stored', async () => {
+      const paste = aPaste({ content: 'original' });
+      const original = structuredClone(paste);
+      await pastes.insert(paste);
+      paste.content = 'changed';
+      paste.createdAt.setTime(0);
+      expect(await pastes.findById(original.id)).toEqual(original);
+
+      (await pastes.findById(original.id))!.content = 'x';
+      (await pastes.listByOwner('owner-1'))[0]!.updatedAt.setTime(0);
+      expect(await pastes.findById(original.id)).toEqual(original);
+
+      const patchedAt = at(5);
+      const updated = (await pastes.update(original.id, { content: 'new', size: 3, updatedAt: patchedAt }))!;
+      patchedAt.setTime(0);
+      updated.content = 'y';
+      expect(await pastes.findById(original.id)).toEqual({ ...original, content: 'new', size: 3, updatedAt: at(5) });
+    });
+  });
+}
