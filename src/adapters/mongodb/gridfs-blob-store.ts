@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { inject, injectable } from 'inversify';
+import { GridFSBucket, type Collection, type Db, type GridFSBucketWriteStream, type ObjectId } from 'mongodb';
+import type { BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { DomainError } from '../../domain/errors.js';
+import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
+
+/** 128 random bits as base64url: the GridFS `_id` and `filename` of the blob. */
+const KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const newKey = () => randomBytes(16).toString('base64url');
+
+/** The driver types GridFS ids as ObjectId, but GridFS accepts any `_id`; our keys are strings. */
+const asFileId = (key: string) => key as unknown as ObjectId;
+
+interface BlobFileDoc {
+  _id: string;
+  length: number;
+}
+
+interface BlobChunkDoc {
+  files_id: string;
+}
+
+/** Blob bytes in GridFS (bucket `blobs`), so a MongoDB deployment needs no shared disk. */
+@injectable()
+export class GridFsBlobStore implements BlobStore {
+  private readonly bucket: GridFSBucket;
+  private readonly files: Collection<BlobFileDoc>;
+  private readonly chunks: Collection<BlobChunkDoc>;
+
+  constructor(@inject(MongoDb) db: Db) {
+    this.bucket = new GridFSBucket(db, { bucketName: BLOB_BUCKET });
+    this.files = db.collection<BlobFileDoc>(`${BLOB_BUCKET}.files`);
+    this.chunks = db.collection<BlobChunkDoc>(`${BLOB_BUCKET}.chunks`);
+  }
+
+  /**
+   * Each piece is written and acknowledged before the next is pulled from `content`. That is the backpressure, and
+   * it means no chunk insert is still in flight when a failure triggers the cleanup, so nothing lands after it.
+   */
+  async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+    const key = newKey();
+    const upload = this.bucket.openUploadStreamWithId(asFileId(key), key);
+    // Failures arrive through the write callbacks and `finished`; without a listener an 'error' event would crash.
+    upload.on('error', () => undefined);
+    let size = 0;
+    try {
+      for await (const piece of content) {
+        size += piece.byteLength;
+        await writePiece(upload, piece);
+      }
+      upload.end();
+      await finished(upload);
+      return { key, size };
+    } catch (err) {
+      await this.discard(upload, key);
+      throw err;
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
+    if (range) assertRange(range);
+    const length = await this.size(key);
+    if (length === null) throw blobNotFound();
+    if (!range) return this.bucket.openDownloadStream(asFileId(key));
+    // HTTP ranges may run past the end; GridFS refuses that, so the end is clamped to the last byte.
+    const end = Math.min(range.end + 1, length);
+    if (range.start >= end) return Readable.from([]);
+    return this.bucket.openDownloadStream(asFileId(key), { start: range.start, end });
+  }
+
+  async size(key: string): Promise<number | null> {
+    if (!KEY_PATTERN.test(key)) return null;
+    const doc = await this.files.findOne({ _id: key }, { projection: { length: 1 } });
+    return doc ? Number(doc.length) : null;
+  }
+
+  /** The file document goes first, so a half-finished delete never leaves a blob that reads as present but short. */
+  async delete(key: string): Promise<void> {
+    if (!KEY_PATTERN.test(key)) return;
+    await this.files.deleteOne({ _id: key });
+    await this.chunks.deleteMany({ files_id: key });
+  }
+
+  /** Cleanup after a failure must never hide the failure itself. */
+  private async discard(upload: GridFSBucketWriteStream, key: string): Promise<void> {
+    await upload.abort().catch(() => undefined);
+    upload.destroy();
+    await this.delete(key).catch(() => undefined);
+  }
+}
+
+function writePiece(upload: GridFSBucketWriteStream, piece: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    upload.write(piece, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+function assertRange(range: ByteRange): void {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new RangeError(`Invalid byte range ${start}-${end}`);
+  }
+}
+
+function blobNotFound(): DomainError {
+  return new DomainError('not_found', 'Blob not found');
+}

@@ -1,0 +1,110 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MongoClient, type Db, type IndexDescription } from 'mongodb';
+
+/** The injection token of the connected `Db` every MongoDB repository works on. */
+export const MongoDb = Symbol('MongoDb');
+
+/** Collection names, in one place so indexes and repositories cannot drift apart. */
+export const COLLECTIONS = {
+  users: 'users',
+  tokens: 'tokens',
+  files: 'files',
+  folders: 'folders',
+  collections: 'collections',
+  pastes: 'pastes',
+  shares: 'shares',
+  usage: 'usage',
+} as const;
+
+export const BLOB_BUCKET = 'blobs';
+
+export interface ConnectOptions {
+  /** Attempts after the first one. */
+  retries?: number;
+  delayMs?: number;
+  serverSelectionTimeoutMS?: number;
+}
+
+/** Database used when neither the argument nor the URI names one. */
+const DEFAULT_DB = 'coffer';
+
+/**
+ * Connects and pings, retrying a bounded number of times (a database container often starts after the app).
+ * The error names the host without credentials and says what the last attempt saw.
+ */
+export async function connectMongo(
+  uri: string,
+  dbName?: string,
+  { retries = 5, delayMs = 1000, serverSelectionTimeoutMS = 5000 }: ConnectOptions = {},
+): Promise<{ client: MongoClient; db: Db }> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    if (attempt > 0) await sleep(delayMs);
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS });
+    try {
+      await client.connect();
+      const db = client.db(dbName ?? dbNameIn(uri) ?? DEFAULT_DB);
+      await db.command({ ping: 1 });
+      return { client, db };
+    } catch (err) {
+      lastError = err;
+      await client.close().catch(() => undefined);
+    }
+  }
+  const reason = lastError instanceof Error ? lastError.message : String(lastError);
+  throw new Error(`Cannot connect to MongoDB at ${redact(uri)} after ${retries + 1} attempts: ${reason}`);
+}
+
+/** The database named in the URI path, if any. */
+function dbNameIn(uri: string): string | undefined {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri);
+  return match?.[1] ? decodeURIComponent(match[1]) : undefined;
+}
+
+/** Strips `user:password@` so a password never reaches a log. */
+function redact(uri: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/)[^@/]*@/, '$1***@');
+}
+
+const INDEXES: Record<string, IndexDescription[]> = {
+  [COLLECTIONS.users]: [
+    { key: { usernameLower: 1 }, unique: true, name: 'username_unique' },
+    { key: { createdAt: 1, _id: 1 }, name: 'created' },
+  ],
+  [COLLECTIONS.tokens]: [
+    { key: { hash: 1 }, unique: true, name: 'hash_unique' },
+    { key: { userId: 1, type: 1, createdAt: 1, _id: 1 }, name: 'user_type_created' },
+    // Sessions vanish once expired; uploader tokens carry expiresAt null, which a TTL index never removes.
+    { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'session_ttl' },
+  ],
+  [COLLECTIONS.files]: [
+    { key: { ownerId: 1, folderId: 1, nameLower: 1, _id: 1 }, name: 'owner_folder_name' },
+    { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
+  ],
+  [COLLECTIONS.folders]: [
+    { key: { ownerId: 1, parentId: 1, nameLower: 1, _id: 1 }, name: 'owner_parent_name' },
+    { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
+    // Subtree listings and the rewrite of a moved subtree both select by owner and ancestor.
+    { key: { ownerId: 1, ancestors: 1 }, name: 'owner_ancestors' },
+  ],
+  [COLLECTIONS.collections]: [
+    { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
+    { key: { ownerId: 1, fileIds: 1 }, name: 'owner_files' },
+  ],
+  [COLLECTIONS.pastes]: [{ key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' }],
+  // Share ids are the `_id`, unique by construction; the second index allows one share per item.
+  [COLLECTIONS.shares]: [
+    { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },
+    { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
+  ],
+  // The GridFS spec's own indexes, created up front rather than on the first upload.
+  [`${BLOB_BUCKET}.files`]: [{ key: { filename: 1, uploadDate: 1 }, name: 'filename_1_uploadDate_1' }],
+  [`${BLOB_BUCKET}.chunks`]: [{ key: { files_id: 1, n: 1 }, unique: true, name: 'files_id_1_n_1' }],
+};
+
+/** Idempotent: creating an index that exists with the same definition is a no-op. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all(
+    Object.entries(INDEXES).map(([collection, indexes]) => db.collection(collection).createIndexes(indexes)),
+  );
+}

@@ -1,0 +1,117 @@
+import { inject, injectable } from 'inversify';
+import type { Collection, Db } from 'mongodb';
+import type { StoredFile } from '../../domain/index.js';
+import type { FilePatch, FileRepository, FolderRef } from '../../application/ports/index.js';
+import { COLLECTIONS, MongoDb } from './mongo-database.js';
+import { BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
+
+interface FileDoc {
+  _id: string;
+  ownerId: string;
+  /** null at the owner's root, stored explicitly so `$in: [null]` never depends on a missing field. */
+  folderId: string | null;
+  name: string;
+  nameLower: string;
+  mime: string;
+  size: number;
+  blobKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toDoc(file: StoredFile): FileDoc {
+  return {
+    _id: file.id,
+    ownerId: file.ownerId,
+    folderId: file.folderId,
+    name: file.name,
+    nameLower: lowerName(file.name),
+    mime: file.mime,
+    size: file.size,
+    blobKey: file.blobKey,
+    createdAt: new Date(file.createdAt),
+    updatedAt: new Date(file.updatedAt),
+  };
+}
+
+function toFile(doc: FileDoc): StoredFile {
+  return {
+    id: doc._id,
+    ownerId: doc.ownerId,
+    folderId: doc.folderId ?? null,
+    name: doc.name,
+    mime: doc.mime,
+    size: doc.size,
+    blobKey: doc.blobKey,
+    createdAt: new Date(doc.createdAt),
+    updatedAt: new Date(doc.updatedAt),
+  };
+}
+
+@injectable()
+export class MongoFileRepository implements FileRepository {
+  private readonly files: Collection<FileDoc>;
+
+  constructor(@inject(MongoDb) db: Db) {
+    this.files = db.collection<FileDoc>(COLLECTIONS.files);
+  }
+
+  async insert(file: StoredFile): Promise<void> {
+    await this.files.insertOne(toDoc(file));
+  }
+
+  async findById(id: string): Promise<StoredFile | null> {
+    const doc = await this.files.findOne({ _id: id });
+    return doc ? toFile(doc) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<StoredFile[]> {
+    if (ids.length === 0) return [];
+    return (await this.files.find({ _id: { $in: [...new Set(ids)] } }).toArray()).map(toFile);
+  }
+
+  async update(id: string, patch: FilePatch): Promise<StoredFile | null> {
+    const set: Partial<FileDoc> = { updatedAt: new Date(patch.updatedAt) };
+    if (patch.name !== undefined) {
+      set.name = patch.name;
+      set.nameLower = lowerName(patch.name);
+    }
+    if (patch.folderId !== undefined) set.folderId = patch.folderId;
+    const doc = await this.files.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    return doc ? toFile(doc) : null;
+  }
+
+  async delete(id: string): Promise<StoredFile | null> {
+    const doc = await this.files.findOneAndDelete({ _id: id });
+    return doc ? toFile(doc) : null;
+  }
+
+  async listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]> {
+    return this.search(ownerId, '', folderIds, limit);
+  }
+
+  async countInFolders(ownerId: string, folderIds: readonly string[]): Promise<Map<string, number>> {
+    return countByPlace(
+      (pipeline) => this.files.aggregate<{ _id: string; n: number }>(pipeline).toArray(),
+      ownerId,
+      'folderId',
+      folderIds,
+    );
+  }
+
+  async search(
+    ownerId: string,
+    query: string,
+    folderIds: readonly FolderRef[] | null,
+    limit: number,
+  ): Promise<StoredFile[]> {
+    // limit(0) would mean "no limit" to MongoDB.
+    if (!(limit > 0) || folderIds?.length === 0) return [];
+    const filter = namedFilter<FileDoc>(ownerId, 'folderId', folderIds, query);
+    return (await this.files.find(filter).sort(BY_NAME).limit(limit).toArray()).map(toFile);
+  }
+
+  async listByOwner(ownerId: string): Promise<StoredFile[]> {
+    return (await this.files.find({ ownerId }).toArray()).map(toFile);
+  }
+}

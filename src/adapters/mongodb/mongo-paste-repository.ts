@@ -1,0 +1,80 @@
+import { inject, injectable } from 'inversify';
+import type { Collection, Db } from 'mongodb';
+import type { Paste } from '../../domain/index.js';
+import type { PastePatch, PasteRepository } from '../../application/ports/index.js';
+import { COLLECTIONS, MongoDb } from './mongo-database.js';
+import { BY_CREATED } from './named-query.js';
+
+interface PasteDoc {
+  _id: string;
+  ownerId: string;
+  name: string;
+  type: string;
+  content: string;
+  size: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toDoc(paste: Paste): PasteDoc {
+  return {
+    _id: paste.id,
+    ownerId: paste.ownerId,
+    name: paste.name,
+    type: paste.type,
+    content: paste.content,
+    size: paste.size,
+    createdAt: new Date(paste.createdAt),
+    updatedAt: new Date(paste.updatedAt),
+  };
+}
+
+function toPaste(doc: PasteDoc): Paste {
+  return {
+    id: doc._id,
+    ownerId: doc.ownerId,
+    name: doc.name,
+    type: doc.type,
+    content: doc.content,
+    size: doc.size,
+    createdAt: new Date(doc.createdAt),
+    updatedAt: new Date(doc.updatedAt),
+  };
+}
+
+@injectable()
+export class MongoPasteRepository implements PasteRepository {
+  private readonly pastes: Collection<PasteDoc>;
+
+  constructor(@inject(MongoDb) db: Db) {
+    this.pastes = db.collection<PasteDoc>(COLLECTIONS.pastes);
+  }
+
+  async insert(paste: Paste): Promise<void> {
+    await this.pastes.insertOne(toDoc(paste));
+  }
+
+  async findById(id: string): Promise<Paste | null> {
+    const doc = await this.pastes.findOne({ _id: id });
+    return doc ? toPaste(doc) : null;
+  }
+
+  async listByOwner(ownerId: string): Promise<Paste[]> {
+    return (await this.pastes.find({ ownerId }).sort(BY_CREATED).toArray()).map(toPaste);
+  }
+
+  async update(id: string, patch: PastePatch): Promise<Paste | null> {
+    const set: Partial<PasteDoc> = { updatedAt: new Date(patch.updatedAt) };
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.type !== undefined) set.type = patch.type;
+    if (patch.content !== undefined) set.content = patch.content;
+    if (patch.size !== undefined) set.size = patch.size;
+    const doc = await this.pastes.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    return doc ? toPaste(doc) : null;
+  }
+
+  async delete(id: string): Promise<Paste | null> {
+    const doc = await this.pastes.findOneAndDelete({ _id: id });
+    return doc ? toPaste(doc) : null;
+  }
+}

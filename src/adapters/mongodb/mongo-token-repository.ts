@@ -1,0 +1,78 @@
+import { inject, injectable } from 'inversify';
+import type { Collection, Db, Filter } from 'mongodb';
+import type { Token, TokenType } from '../../domain/index.js';
+import type { TokenRepository } from '../../application/ports/index.js';
+import { COLLECTIONS, MongoDb } from './mongo-database.js';
+import { BY_CREATED } from './named-query.js';
+
+interface TokenDoc {
+  _id: string;
+  userId: string;
+  type: TokenType;
+  name: string;
+  /** Unique: a presented secret resolves to one token at most. */
+  hash: string;
+  createdAt: Date;
+  /** A TTL index removes expired sessions; null (uploader tokens) never expires. */
+  expiresAt: Date | null;
+}
+
+function toDoc(token: Token): TokenDoc {
+  return {
+    _id: token.id,
+    userId: token.userId,
+    type: token.type,
+    name: token.name,
+    hash: token.hash,
+    createdAt: new Date(token.createdAt),
+    expiresAt: token.expiresAt === null ? null : new Date(token.expiresAt),
+  };
+}
+
+function toToken(doc: TokenDoc): Token {
+  return {
+    id: doc._id,
+    userId: doc.userId,
+    type: doc.type,
+    name: doc.name,
+    hash: doc.hash,
+    createdAt: new Date(doc.createdAt),
+    expiresAt: doc.expiresAt ? new Date(doc.expiresAt) : null,
+  };
+}
+
+@injectable()
+export class MongoTokenRepository implements TokenRepository {
+  private readonly tokens: Collection<TokenDoc>;
+
+  constructor(@inject(MongoDb) db: Db) {
+    this.tokens = db.collection<TokenDoc>(COLLECTIONS.tokens);
+  }
+
+  async insert(token: Token): Promise<void> {
+    await this.tokens.insertOne(toDoc(token));
+  }
+
+  async findByHash(hash: string): Promise<Token | null> {
+    const doc = await this.tokens.findOne({ hash });
+    return doc ? toToken(doc) : null;
+  }
+
+  async findById(id: string): Promise<Token | null> {
+    const doc = await this.tokens.findOne({ _id: id });
+    return doc ? toToken(doc) : null;
+  }
+
+  async listByUser(userId: string, type: TokenType): Promise<Token[]> {
+    return (await this.tokens.find({ userId, type }).sort(BY_CREATED).toArray()).map(toToken);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.tokens.deleteOne({ _id: id })).deletedCount === 1;
+  }
+
+  async deleteByUser(userId: string, type?: TokenType): Promise<number> {
+    const filter: Filter<TokenDoc> = type === undefined ? { userId } : { userId, type };
+    return (await this.tokens.deleteMany(filter)).deletedCount;
+  }
+}

@@ -1,0 +1,185 @@
+import { Container } from 'inversify';
+import { MongoClient, type Db } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BlobStore } from '../../src/application/ports/blob-store.js';
+import {
+  BLOB_BUCKET,
+  COLLECTIONS,
+  connectMongo,
+  ensureIndexes,
+  GridFsBlobStore,
+  MongoCollectionRepository,
+  MongoDb,
+  MongoFileRepository,
+  MongoFolderRepository,
+  MongoPasteRepository,
+  MongoShareRepository,
+  MongoTokenRepository,
+  MongoUsageCounter,
+  MongoUserRepository,
+} from '../../src/adapters/mongodb/index.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, TestDatabases } from '../support/mongo.js';
+import { blobStoreContract } from './blob-store.contract.js';
+import { collectionRepositoryContract } from './collection-repository.contract.js';
+import { fileRepositoryContract } from './file-repository.contract.js';
+import { aFolder, at } from './fixtures.js';
+import { folderRepositoryContract } from './folder-repository.contract.js';
+import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { shareRepositoryContract } from './share-repository.contract.js';
+import { tokenRepositoryContract } from './token-repository.contract.js';
+import { usageCounterContract } from './usage-counter.contract.js';
+import { userRepositoryContract } from './user-repository.contract.js';
+
+const target = await getMongoUri();
+if (!target) console.log(MONGO_SKIP_MESSAGE);
+
+let client: MongoClient;
+let databases: TestDatabases;
+const dbOf = new Map<object, Db>();
+
+/** Every adapter instance gets a database of its own, with the production indexes. */
+function onFreshDb<T extends object>(build: (db: Db) => T | Promise<T>): () => Promise<T> {
+  return async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    const adapter = await build(db);
+    dbOf.set(adapter, db);
+    return adapter;
+  };
+}
+
+/** What GridFS really holds: every blob id found in the files or the chunks collection (orphan chunks included). */
+async function rawBlobs(store: BlobStore): Promise<string[]> {
+  const db = dbOf.get(store)!;
+  const files = await db.collection(`${BLOB_BUCKET}.files`).distinct('_id');
+  const chunks = await db.collection(`${BLOB_BUCKET}.chunks`).distinct('files_id');
+  return [...new Set([...files, ...chunks].map(String))].sort();
+}
+
+async function* pieces(count: number, size: number, failWith?: Error): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < count; i++) yield new Uint8Array(size).fill(i);
+  if (failWith) throw failWith;
+}
+
+describe.skipIf(!target)('MongoDB adapters', () => {
+  beforeAll(async () => {
+    client = await MongoClient.connect(target!.uri);
+    databases = new TestDatabases(client);
+  });
+  afterAll(async () => {
+    await databases?.dropAll();
+    await client?.close();
+    await target?.stop();
+  });
+
+  userRepositoryContract('MongoUserRepository', onFreshDb((db) => new MongoUserRepository(db)));
+  // The fixtures' sessions expire at a fixed date; once that has passed, the TTL monitor could take them mid-test.
+  // The TTL index itself is checked below.
+  tokenRepositoryContract(
+    'MongoTokenRepository',
+    onFreshDb(async (db) => {
+      await db.collection(COLLECTIONS.tokens).dropIndex('session_ttl');
+      return new MongoTokenRepository(db);
+    }),
+  );
+  fileRepositoryContract('MongoFileRepository', onFreshDb((db) => new MongoFileRepository(db)));
+  folderRepositoryContract('MongoFolderRepository', onFreshDb((db) => new MongoFolderRepository(db)));
+  collectionRepositoryContract('MongoCollectionRepository', onFreshDb((db) => new MongoCollectionRepository(db)));
+  pasteRepositoryContract('MongoPasteRepository', onFreshDb((db) => new MongoPasteRepository(db)));
+  shareRepositoryContract('MongoShareRepository', onFreshDb((db) => new MongoShareRepository(db)));
+  usageCounterContract('MongoUsageCounter', onFreshDb((db) => new MongoUsageCounter(db)));
+  blobStoreContract('GridFsBlobStore', onFreshDb((db) => new GridFsBlobStore(db)), rawBlobs);
+
+  describe('beyond the contracts', () => {
+    it('lets exactly max through when two processes (two clients) reserve at once', async () => {
+      const db = databases.fresh();
+      await ensureIndexes(db);
+      const other = await MongoClient.connect(target!.uri);
+      try {
+        const counters = [new MongoUsageCounter(db), new MongoUsageCounter(other.db(db.databaseName))];
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => counters[i % 2]!.reserve('u1', 'files', 1, 5)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(5);
+        expect((await counters[1]!.get('u1')).files).toBe(5);
+        expect(await db.collection(COLLECTIONS.usage).countDocuments()).toBe(1);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('leaves no GridFS chunk behind when the content fails after whole chunks were stored', async () => {
+      const store = await onFreshDb((db) => new GridFsBlobStore(db))();
+      const kept = await store.write(pieces(1, 10));
+      const boom = new Error('client went away');
+      // 64 KiB pieces: several 255 KiB GridFS chunks are flushed before the failure.
+      await expect(store.write(pieces(40, 64 * 1024, boom))).rejects.toBe(boom);
+      expect(await rawBlobs(store)).toEqual([kept.key]);
+      expect(await dbOf.get(store)!.collection(`${BLOB_BUCKET}.chunks`).countDocuments()).toBe(1);
+    });
+
+    it('rewrites the stored ancestors of a whole subtree when a folder moves', async () => {
+      const db = databases.fresh();
+      await ensureIndexes(db);
+      const folders = new MongoFolderRepository(db);
+      for (const [id, parentId] of [['a', null], ['b', 'a'], ['c', 'b'], ['d', 'c'], ['x', null], ['y', 'x']] as const) {
+        await folders.insert(aFolder({ id, parentId }));
+      }
+      await folders.update('b', { parentId: 'y', updatedAt: at(1) });
+      const raw = await db.collection<{ _id: string; ancestors: string[] }>(COLLECTIONS.folders).find().toArray();
+      const ancestors = Object.fromEntries(raw.map((doc) => [doc._id, doc.ancestors]));
+      expect(ancestors).toEqual({ a: [], b: ['x', 'y'], c: ['x', 'y', 'b'], d: ['x', 'y', 'b', 'c'], x: [], y: ['x'] });
+      await folders.update('c', { parentId: null, updatedAt: at(2) });
+      expect(await folders.chain('d')).toEqual(['c', 'd']);
+      expect((await folders.listSubtree('owner-1', 'x', 10)).map((f) => f.id).sort()).toEqual(['b', 'y']);
+    });
+
+    it('creates its indexes idempotently, with unique usernames, share items and token hashes', async () => {
+      const db = databases.fresh();
+      await ensureIndexes(db);
+      await ensureIndexes(db);
+      const unique = async (name: string) =>
+        (await db.collection(name).listIndexes().toArray()).filter((i) => i.unique).map((i) => i.key);
+      expect(await unique(COLLECTIONS.users)).toContainEqual({ usernameLower: 1 });
+      expect(await unique(COLLECTIONS.shares)).toContainEqual({ type: 1, itemId: 1 });
+      expect(await unique(COLLECTIONS.tokens)).toContainEqual({ hash: 1 });
+      const ttl = (await db.collection(COLLECTIONS.tokens).listIndexes().toArray()).find((i) => i.name === 'session_ttl');
+      expect(ttl).toMatchObject({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+    });
+  });
+});
+
+describe('MongoDB adapters without a server', () => {
+  it('resolve from an Inversify container bound to a Db', async () => {
+    const unconnected = new MongoClient('mongodb://127.0.0.1:9');
+    const container = new Container();
+    container.bind(MongoDb).toConstantValue(unconnected.db('never-used'));
+    const classes: (new (db: Db) => object)[] = [
+      MongoUserRepository,
+      MongoTokenRepository,
+      MongoFileRepository,
+      MongoFolderRepository,
+      MongoCollectionRepository,
+      MongoPasteRepository,
+      MongoShareRepository,
+      MongoUsageCounter,
+      GridFsBlobStore,
+    ];
+    for (const adapter of classes) container.bind(adapter).toSelf().inSingletonScope();
+    for (const adapter of classes) expect(container.get(adapter)).toBeInstanceOf(adapter);
+    await unconnected.close();
+  });
+
+  it('gives up after the bounded retries with an error that names the host but not the password', async () => {
+    const started = Date.now();
+    const err = await connectMongo('mongodb://admin:s3cret@127.0.0.1:9/coffer', undefined, {
+      retries: 1,
+      delayMs: 10,
+      serverSelectionTimeoutMS: 200,
+    }).catch((e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^Cannot connect to MongoDB at mongodb:\/\/\*\*\*@127\.0\.0\.1:9\/coffer after 2 attempts/);
+    expect((err as Error).message).not.toContain('s3cret');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
