@@ -199,7 +199,7 @@ describe('limits on uploads', () => {
     expect(await ports.usage.get(alice.userId)).toMatchObject({ storage: 3 * 1024 * KiB, files: 2 });
   });
 
-  it('gives back the reserved-ahead storage once a small file is stored', async () => {
+  it('counts exactly the bytes of a small file', async () => {
     const { core, ports, alice } = await setup();
     await upload(core, alice, bytes('abc'));
     expect((await ports.usage.get(alice.userId)).storage).toBe(3);
@@ -256,6 +256,18 @@ describe('limits on uploads', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     for (const f of failures) expect(f.reason).toMatchObject({ code: 'limit_reached', details: { limit: 'storage' } });
     expect(await ports.usage.get(alice.userId)).toMatchObject({ storage: 5 * KiB, files: 5 });
+    expect(blobKeys(ports)).toHaveLength(5);
+  });
+
+  it('lets exactly as many concurrent multi-chunk uploads through as storage has room for', async () => {
+    // 300 KiB files in 16 KiB chunks: a meter that reserved ahead of the bytes would crowd out uploads that fit.
+    const size = 300 * KiB;
+    const { core, ports, alice } = await setup({ limits: { storage: 5 * size } });
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => upload(core, alice, bytes(Buffer.alloc(size), 16 * KiB))),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect(await ports.usage.get(alice.userId)).toMatchObject({ storage: 5 * size, files: 5 });
     expect(blobKeys(ports)).toHaveLength(5);
   });
 

@@ -32,7 +32,7 @@ export class UploadFile implements Port {
     try {
       const blob = await this.p.blobs.write(meter.metered(content));
       blobKey = blob.key;
-      await meter.settle(blob.size);
+      meter.settle(blob.size);
       const now = this.p.clock.now();
       const file: StoredFile = {
         id: this.p.ids.newId(),

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the real entry point the way `npm start` does, with only environment variables as input. */
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForHealth(url: string, started: Started): Promise<Response> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      return await fetch(`${url}/health`);
+    } catch {
+      if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`no answer from ${url}:\n${started.output()}`);
+}
+
+describe('the service as started from the command line', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('serves /health, prints a one-time admin password that works, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const started = start({ PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'coffer-e2e-')) });
+    children.push(started.child);
+    const url = `http://127.0.0.1:${port}`;
+
+    const health = await waitForHealth(url, started);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', persistence: expect.any(String) });
+
+    const match = /random password (\S+)/.exec(started.output());
+    expect(match).not.toBeNull();
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: match![1] }),
+    });
+    expect(login.status).toBe(200);
+    const { token } = (await login.json()) as { token: string };
+    const users = await fetch(`${url}/api/admin/users`, { headers: { authorization: `token ${token}` } });
+    expect(users.status).toBe(200);
+    // The token itself never reaches the log.
+    expect(started.output()).not.toContain(token);
+
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  });
+
+  it('refuses to start on bad configuration, naming the variable', async () => {
+    const started = start({ PORT: 'eighty' });
+    children.push(started.child);
+    expect(await started.exited).not.toBe(0);
+    expect(started.output()).toContain('PORT');
+  });
+
+  it('uses the configured admin and never prints its password', async () => {
+    const port = await freePort();
+    const password = 'configured-admin-password';
+    const started = start({
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'coffer-e2e-')),
+      ADMIN_USERNAME: 'root',
+      ADMIN_PASSWORD: password,
+    });
+    children.push(started.child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, started);
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'root', password }),
+    });
+    expect(login.status).toBe(200);
+    expect(started.output()).not.toContain(password);
+    expect(started.output()).not.toContain('random password');
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+  });
+});
