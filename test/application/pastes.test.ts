@@ -157,6 +157,17 @@ describe('pastes', () => {
       expect((await usage(alice)).storage).toBe(3);
     });
 
+    it('keeps storage equal to the stored size when edits of one paste race', async () => {
+      const p = await create(alice, 'a');
+      const contents = Array.from({ length: 10 }, (_, i) => 'x'.repeat(10 * (i + 1)));
+      const results = await Promise.allSettled(
+        contents.map((content) => ctx.core.updatePaste.execute({ actor: alice, id: p.id, content })),
+      );
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'conflict' });
+      const stored = await ctx.ports.pastes.findById(p.id);
+      expect((await usage(alice)).storage).toBe(stored!.size);
+    });
+
     it('moves storage by the difference when the content grows or shrinks', async () => {
       const p = await create(alice, 'abc');
       const grown = await ctx.core.updatePaste.execute({ actor: alice, id: p.id, content: 'abcdefgh€' });

@@ -51,6 +51,10 @@ export function pasteRepositoryContract(name: string, make: () => Promise<PasteR
       expect(rewritten).toEqual(expected);
       expect(await pastes.findById(paste.id)).toEqual(expected);
       expect(await pastes.update('no-such-paste', { name: 'x', updatedAt: at(3) })).toBeNull();
+      expect(await pastes.update(paste.id, { content: 'abc', size: 3, ifSize: 999, updatedAt: at(4) })).toBeNull();
+      expect(await pastes.findById(paste.id)).toEqual(expected);
+      const checked = await pastes.update(paste.id, { content: 'ab', size: 2, ifSize: 6, updatedAt: at(5) });
+      expect(checked).toMatchObject({ content: 'ab', size: 2 });
     });
 
     it('deletes once, returning the deleted paste', async () => {

@@ -30,7 +30,7 @@ export class MemoryPasteRepository implements PasteRepository {
 
   async update(id: string, patch: PastePatch): Promise<Paste | null> {
     const paste = this.rows.get(id);
-    if (!paste) return null;
+    if (!paste || (patch.ifSize !== undefined && paste.size !== patch.ifSize)) return null;
     if (patch.name !== undefined) paste.name = patch.name;
     if (patch.type !== undefined) paste.type = patch.type;
     if (patch.content !== undefined) paste.content = patch.content;

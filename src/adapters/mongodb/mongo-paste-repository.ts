@@ -69,7 +69,8 @@ export class MongoPasteRepository implements PasteRepository {
     if (patch.type !== undefined) set.type = patch.type;
     if (patch.content !== undefined) set.content = patch.content;
     if (patch.size !== undefined) set.size = patch.size;
-    const doc = await this.pastes.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    const filter = patch.ifSize === undefined ? { _id: id } : { _id: id, size: patch.ifSize };
+    const doc = await this.pastes.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
     return doc ? toPaste(doc) : null;
   }
 

@@ -1,5 +1,5 @@
 import type { Paste } from '../../domain/index.js';
-import { assertMay, normalizePasteType, notFound, requireName } from '../../domain/index.js';
+import { assertMay, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { PastePatch, Ports } from '../ports/index.js';
 import { shareIdsOf } from '../share-ids.js';
@@ -9,40 +9,55 @@ import { contentSize } from './paste-input.js';
 
 type Port = Core['updatePaste'];
 
+/** Concurrent edits of one paste's content retry this often before giving up with a conflict. */
+const ATTEMPTS = 5;
+
 /**
  * Growth is reserved before the write (so storage never exceeds its maximum, even briefly) and shrinkage released
- * after it (so the counter never drops below what is stored).
+ * after it (so the counter never drops below what is stored). The write only lands while the stored size is still
+ * the one the difference was computed from, so two concurrent edits can never count the same change twice.
  */
 export class UpdatePaste implements Port {
   constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'users' | 'usage' | 'settings' | 'clock'>) {}
 
   async execute({ actor, id, name, type, content }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'paste.update');
-    const current = owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
     const patch: PastePatch = { updatedAt: this.p.clock.now() };
     if (name !== undefined) patch.name = requireName(name);
     if (type !== undefined) patch.type = normalizePasteType(type);
-    let growth = 0;
     if (content !== undefined) {
       patch.size = contentSize(content);
       patch.content = content;
-      growth = patch.size - current.size;
     }
-    if (growth > 0) await reserve(this.p, actor.userId, 'storage', growth);
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const current = owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
+      const updated = await this.write(actor.userId, id, { ...patch, ifSize: current.size }, current.size);
+      if (updated) {
+        const shareIds = await shareIdsOf(this.p, 'paste', [id]);
+        return pasteView(updated, shareIds.get(id) ?? null);
+      }
+    }
+    throw conflict('The paste is being changed by another request; try again');
+  }
+
+  /** One conditional write with its storage accounting; null when the stored size moved on meanwhile. */
+  private async write(userId: string, id: string, patch: PastePatch, currentSize: number): Promise<Paste | null> {
+    const growth = patch.size === undefined ? 0 : patch.size - currentSize;
+    if (growth > 0) await reserve(this.p, userId, 'storage', growth);
     let updated: Paste | null;
     try {
       updated = await this.p.pastes.update(id, patch);
     } catch (err) {
-      if (growth > 0) await this.p.usage.release(actor.userId, 'storage', growth);
+      if (growth > 0) await this.p.usage.release(userId, 'storage', growth);
       throw err;
     }
     if (!updated) {
-      // Deleted meanwhile: the delete released the stored size, so only our own reservation goes back.
-      if (growth > 0) await this.p.usage.release(actor.userId, 'storage', growth);
-      throw notFound('Paste');
+      if (growth > 0) await this.p.usage.release(userId, 'storage', growth);
+      // Gone (the delete released its size) or changed by someone else: the caller re-reads and decides.
+      if (!(await this.p.pastes.findById(id))) throw notFound('Paste');
+      return null;
     }
-    if (growth < 0) await this.p.usage.release(actor.userId, 'storage', -growth);
-    const shareIds = await shareIdsOf(this.p, 'paste', [id]);
-    return pasteView(updated, shareIds.get(id) ?? null);
+    if (growth < 0) await this.p.usage.release(userId, 'storage', -growth);
+    return updated;
   }
 }

@@ -8,6 +8,8 @@ export interface PastePatch {
   content?: string;
   size?: number;
   updatedAt: Date;
+  /** Applies the patch only while the stored size is still this one (compare-and-set for storage accounting). */
+  ifSize?: number;
 }
 
 export interface PasteRepository {
@@ -15,6 +17,7 @@ export interface PasteRepository {
   findById(id: string): Promise<Paste | null>;
   /** Ordered by createdAt then id. */
   listByOwner(ownerId: string): Promise<Paste[]>;
+  /** Null when the paste is missing, or when `ifSize` is given and the stored size differs. */
   update(id: string, patch: PastePatch): Promise<Paste | null>;
   delete(id: string): Promise<Paste | null>;
 }
