@@ -1,0 +1,75 @@
+import type { Context, Middleware } from 'koa';
+import type { Actor } from '../../domain/index.js';
+import { unauthorized } from '../../domain/index.js';
+import type { Core, ReadAccess } from '../../application/contract.js';
+import { headerText } from './header-text.js';
+import { parseId } from './validation.js';
+
+export interface AuthState {
+  actor?: Actor;
+}
+
+// Longer values cannot be one of our tokens; refusing them early keeps hashing cheap.
+const MAX_TOKEN_LENGTH = 512;
+
+/**
+ * The secret of `Authorization: token <value>`: the scheme matches without regard to case and exactly one value
+ * follows one space. Null when the header is absent; anything malformed is unauthorized.
+ */
+export function tokenFrom(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const parts = header.split(' ');
+  const [scheme, value] = parts;
+  if (parts.length !== 2 || scheme?.toLowerCase() !== 'token' || !value || value.length > MAX_TOKEN_LENGTH) {
+    throw unauthorized('Authorization header must be "token <value>"');
+  }
+  return value;
+}
+
+export class Auth {
+  constructor(private readonly core: Core) {}
+
+  /** Null without an Authorization header; a header that is present must be valid. */
+  async optionalActor(ctx: Context): Promise<Actor | null> {
+    const token = tokenFrom(ctx.headers.authorization);
+    return token === null ? null : this.core.authenticate.execute({ token });
+  }
+
+  async requireActor(ctx: Context): Promise<Actor> {
+    const actor = await this.optionalActor(ctx);
+    if (!actor) throw unauthorized();
+    return actor;
+  }
+
+  /** Authenticates before any body is read, and leaves the actor in ctx.state for the handler. */
+  readonly required: Middleware<AuthState> = async (ctx, next) => {
+    ctx.state.actor = await this.requireActor(ctx);
+    return next();
+  };
+
+  /**
+   * The ordinary GET routes: the owner with a token, or anyone with `X-Share-Id` (and `X-Share-Password` for a
+   * protected share). Without a share header a token is required.
+   */
+  async readAccess(ctx: Context): Promise<ReadAccess> {
+    const actor = await this.optionalActor(ctx);
+    const shareId = ctx.get('X-Share-Id');
+    if (!shareId) {
+      if (!actor) throw unauthorized();
+      return { actor, share: null };
+    }
+    return { actor, share: { id: parseId(shareId, 'X-Share-Id'), password: sharePassword(ctx) } };
+  }
+}
+
+export function sharePassword(ctx: Context): string | null {
+  const raw = ctx.get('X-Share-Password');
+  return raw === '' ? null : headerText(raw);
+}
+
+/** The actor `Auth.required` put in place; its absence is a wiring bug, not a client error. */
+export function actorOf(ctx: { state: AuthState }): Actor {
+  const { actor } = ctx.state;
+  if (!actor) throw new Error('route is missing the Auth.required middleware');
+  return actor;
+}

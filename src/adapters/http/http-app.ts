@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import { inject, injectable } from 'inversify';
+import Koa from 'koa';
+import { Core } from '../../application/contract.js';
+import { Auth, type AuthState } from './auth.js';
+import { errorMiddleware } from './errors.js';
+import type { HttpLogger } from './http-logger.js';
+import { registerRoutes } from './routes/index.js';
+
+export type { HttpLogger } from './http-logger.js';
+
+export const HttpOptions = Symbol('HttpOptions');
+export interface HttpOptions {
+  /** Largest file a single upload may carry, in bytes. */
+  maxUploadBytes: number;
+  /** Named by GET /health, e.g. 'mongodb' or 'memory'. */
+  persistence: string;
+  logger: HttpLogger;
+}
+
+// A client that goes away mid-download is routine, not a server fault.
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** The Koa application serving the whole API on top of the core. */
+@injectable()
+export class HttpApp {
+  readonly koa: Koa;
+
+  constructor(@inject(Core) core: Core, @inject(HttpOptions) options: HttpOptions) {
+    const { logger } = options;
+    const router = new Router<AuthState>();
+    registerRoutes(router, { core, auth: new Auth(core), options });
+
+    this.koa = new Koa();
+    this.koa.use(async (ctx, next) => {
+      const started = Date.now();
+      await next();
+      logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'request');
+    });
+    this.koa.use(errorMiddleware(logger));
+    this.koa.use(router.routes());
+    this.koa.use(router.allowedMethods());
+    // Errors after the response has started (a failing download stream) arrive here instead of crashing.
+    this.koa.on('error', (err: Error & { code?: string }, ctx?: Koa.Context) => {
+      const where = { method: ctx?.method, path: ctx?.path };
+      if (err.code && CLIENT_GONE.has(err.code)) logger.warn({ ...where, code: err.code }, 'client went away');
+      else logger.error({ ...where, err }, 'response failed');
+    });
+  }
+
+  callback(): ReturnType<Koa['callback']> {
+    return this.koa.callback();
+  }
+}

@@ -1,0 +1,27 @@
+import { actorOf } from '../auth.js';
+import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
+import { credentialsBody, parse } from '../validation.js';
+import type { AppRouter, RouteDeps } from './route-deps.js';
+
+/** Login and registration read small bodies only: 64 KiB is plenty for a username and a password. */
+export function authRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+  const body = jsonBody(AUTH_JSON_LIMIT);
+
+  router.post('/api/auth/login', body, async (ctx) => {
+    ctx.body = await core.login.execute(parse(credentialsBody, ctx.request.body));
+  });
+
+  router.post('/api/auth/register', body, async (ctx) => {
+    ctx.body = await core.register.execute(parse(credentialsBody, ctx.request.body));
+    ctx.status = 201;
+  });
+
+  router.post('/api/auth/logout', auth.required, async (ctx) => {
+    await core.logout.execute({ actor: actorOf(ctx) });
+    ctx.status = 204;
+  });
+
+  router.get('/api/auth/me', auth.required, async (ctx) => {
+    ctx.body = await core.getMe.execute({ actor: actorOf(ctx) });
+  });
+}

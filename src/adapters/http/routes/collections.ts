@@ -1,0 +1,46 @@
+import { actorOf } from '../auth.js';
+import { jsonBody } from '../json-body.js';
+import { collectionCreateBody, collectionUpdateBody, parse, parseId } from '../validation.js';
+import type { AppRouter, RouteDeps } from './route-deps.js';
+
+export function collectionRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+  router.post('/api/collection', auth.required, jsonBody(), async (ctx) => {
+    const { name } = parse(collectionCreateBody, ctx.request.body);
+    ctx.body = await core.createCollection.execute({ actor: actorOf(ctx), name });
+    ctx.status = 201;
+  });
+
+  router.get('/api/collection', auth.required, async (ctx) => {
+    ctx.body = await core.listCollections.execute({ actor: actorOf(ctx) });
+  });
+
+  router.get('/api/collection/:id', async (ctx) => {
+    const id = parseId(ctx.params.id);
+    ctx.body = await core.getCollection.execute({ access: await auth.readAccess(ctx), id });
+  });
+
+  router.patch('/api/collection/:id', auth.required, jsonBody(), async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const changes = parse(collectionUpdateBody, ctx.request.body);
+    ctx.body = await core.updateCollection.execute({ actor: actorOf(ctx), id, ...changes });
+  });
+
+  router.delete('/api/collection/:id', auth.required, async (ctx) => {
+    await core.deleteCollection.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+    ctx.status = 204;
+  });
+
+  // Adding is idempotent (PUT) and answers with the collection; removing is a delete, so 204.
+  router.put('/api/collection/:id/file/:fileId', auth.required, async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const fileId = parseId(ctx.params.fileId, 'fileId');
+    ctx.body = await core.addToCollection.execute({ actor: actorOf(ctx), id, fileId });
+  });
+
+  router.delete('/api/collection/:id/file/:fileId', auth.required, async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const fileId = parseId(ctx.params.fileId, 'fileId');
+    await core.removeFromCollection.execute({ actor: actorOf(ctx), id, fileId });
+    ctx.status = 204;
+  });
+}

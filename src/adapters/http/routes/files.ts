@@ -1,0 +1,37 @@
+import { actorOf } from '../auth.js';
+import { jsonBody } from '../json-body.js';
+import { sendContent } from '../send-content.js';
+import { receiveUpload } from '../upload.js';
+import { fileUpdateBody, parse, parseId } from '../validation.js';
+import type { AppRouter, RouteDeps } from './route-deps.js';
+
+export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
+  router.post('/api/file', auth.required, async (ctx) => {
+    const actor = actorOf(ctx);
+    ctx.body = await receiveUpload(ctx.req, options.maxUploadBytes, (part) =>
+      core.uploadFile.execute({ actor, ...part }),
+    );
+    ctx.status = 201;
+  });
+
+  router.get('/api/file/:id', async (ctx) => {
+    const id = parseId(ctx.params.id);
+    ctx.body = await core.getFile.execute({ access: await auth.readAccess(ctx), id });
+  });
+
+  router.get('/api/file/:id/content', async (ctx) => {
+    const id = parseId(ctx.params.id);
+    await sendContent(ctx, await core.openFileContent.execute({ access: await auth.readAccess(ctx), id }));
+  });
+
+  router.patch('/api/file/:id', auth.required, jsonBody(), async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const changes = parse(fileUpdateBody, ctx.request.body);
+    ctx.body = await core.updateFile.execute({ actor: actorOf(ctx), id, ...changes });
+  });
+
+  router.delete('/api/file/:id', auth.required, async (ctx) => {
+    await core.deleteFile.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+    ctx.status = 204;
+  });
+}

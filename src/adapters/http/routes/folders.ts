@@ -1,0 +1,32 @@
+import { actorOf } from '../auth.js';
+import { jsonBody } from '../json-body.js';
+import { folderCreateBody, folderUpdateBody, parse, parseId } from '../validation.js';
+import type { AppRouter, RouteDeps } from './route-deps.js';
+
+export function folderRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+  router.post('/api/folder', auth.required, jsonBody(), async (ctx) => {
+    const { name, parentId } = parse(folderCreateBody, ctx.request.body);
+    ctx.body = await core.createFolder.execute({ actor: actorOf(ctx), name, parentId });
+    ctx.status = 201;
+  });
+
+  router.get('/api/folder', auth.required, async (ctx) => {
+    ctx.body = await core.listRoot.execute({ actor: actorOf(ctx) });
+  });
+
+  router.get('/api/folder/:id', async (ctx) => {
+    const id = parseId(ctx.params.id);
+    ctx.body = await core.getFolder.execute({ access: await auth.readAccess(ctx), id });
+  });
+
+  router.patch('/api/folder/:id', auth.required, jsonBody(), async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const changes = parse(folderUpdateBody, ctx.request.body);
+    ctx.body = await core.updateFolder.execute({ actor: actorOf(ctx), id, ...changes });
+  });
+
+  router.delete('/api/folder/:id', auth.required, async (ctx) => {
+    await core.deleteFolder.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+    ctx.status = 204;
+  });
+}

@@ -1,0 +1,12 @@
+import type Router from '@koa/router';
+import type { Core } from '../../../application/contract.js';
+import type { Auth, AuthState } from '../auth.js';
+import type { HttpOptions } from '../http-app.js';
+
+export type AppRouter = Router<AuthState>;
+
+export interface RouteDeps {
+  core: Core;
+  auth: Auth;
+  options: HttpOptions;
+}

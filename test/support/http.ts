@@ -1,0 +1,116 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpApp, type HttpLogger } from '../../src/adapters/http/http-app.js';
+import type { Core, Ports } from '../../src/application/index.js';
+import { makeCore, signUp, type TestClock, type TestCoreOptions } from './core.js';
+
+export const silentLogger: HttpLogger = { info() {}, warn() {}, error() {} };
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the body is JSON, otherwise undefined. */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  bytes: Buffer;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  /** Sent as application/json. */
+  json?: unknown;
+  body?: RequestInit['body'];
+  headers?: Record<string, string>;
+}
+
+export interface UploadOptions {
+  filename?: string;
+  type?: string;
+  folderId?: string;
+  name?: string;
+}
+
+export interface HttpTest {
+  url: string;
+  core: Core;
+  ports: Ports;
+  clock: TestClock;
+  logger: HttpLogger;
+  close(): Promise<void>;
+  /** One admin per app, created on first use. */
+  adminToken(): Promise<string>;
+  userToken(name: string): Promise<string>;
+  user(name: string, type?: 'admin' | 'user'): Promise<{ token: string; userId: string }>;
+  request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  upload(token: string, content: string | Uint8Array, options?: UploadOptions): Promise<Reply>;
+}
+
+export async function toReply(res: Response): Promise<Reply> {
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('utf8');
+  const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
+  return { status: res.status, headers: res.headers, body: isJson && text ? JSON.parse(text) : undefined, bytes, text };
+}
+
+/** The real Koa app on the real core (memory adapters), served on 127.0.0.1 with an ephemeral port. */
+export async function makeHttp(
+  options: TestCoreOptions & { logger?: HttpLogger } = {},
+): Promise<HttpTest> {
+  const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 * 1024;
+  const { core, ports, clock } = makeCore({ ...options, maxUploadBytes });
+  const logger = options.logger ?? silentLogger;
+  const app = new HttpApp(core, { maxUploadBytes, persistence: 'memory', logger });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const users = new Map<string, Promise<{ token: string; userId: string }>>();
+  const user = (name: string, type: 'admin' | 'user' = 'user') => {
+    let created = users.get(name);
+    if (!created) {
+      created = signUp({ core, ports }, name, type).then(({ token, userId }) => ({ token, userId }));
+      users.set(name, created);
+    }
+    return created;
+  };
+
+  const request = async (method: string, path: string, opts: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token !== undefined) headers['authorization'] = `token ${opts.token}`;
+    let body = opts.body;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    }
+    return toReply(await fetch(url + path, { method, headers, body }));
+  };
+
+  const upload = (token: string, content: string | Uint8Array, o: UploadOptions = {}) => {
+    const form = new FormData();
+    if (o.folderId !== undefined) form.append('folderId', o.folderId);
+    if (o.name !== undefined) form.append('name', o.name);
+    const blob = new Blob([typeof content === 'string' ? content : new Uint8Array(content)], {
+      type: o.type ?? 'text/plain',
+    });
+    form.append('file', blob, o.filename ?? 'hello.txt');
+    return request('POST', '/api/file', { token, body: form });
+  };
+
+  return {
+    url,
+    core,
+    ports,
+    clock,
+    logger,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+    adminToken: async () => (await user('admin', 'admin')).token,
+    userToken: async (name) => (await user(name)).token,
+    user,
+    request,
+    upload,
+  };
+}
