@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Container } from 'inversify';
+import { Container, type Newable, type ServiceIdentifier } from 'inversify';
+import type { Db } from 'mongodb';
 import { Core, createCore, type Ports } from './application/index.js';
 import {
   BlobStore,
@@ -12,6 +13,7 @@ import {
   PasswordHasher,
   PasteRepository,
   ShareRepository,
+  Throttle,
   TokenRepository,
   TokenSecrets,
   UsageCounter,
@@ -34,20 +36,39 @@ import {
   MemoryUsageCounter,
   MemoryUserRepository,
 } from './adapters/memory/index.js';
+import {
+  GridFsBlobStore,
+  MongoCollectionRepository,
+  MongoDb,
+  MongoFileRepository,
+  MongoFolderRepository,
+  MongoPasteRepository,
+  MongoShareRepository,
+  MongoTokenRepository,
+  MongoUsageCounter,
+  MongoUserRepository,
+  unavailableWhenDisconnected,
+} from './adapters/mongodb/index.js';
+import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from './adapters/rate-limit/index.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { memoryPersistence, Persistence, type BlobStoreChoice } from './connect-persistence.js';
+
+export { connectPersistence, memoryPersistence, Persistence, type ConnectOptions } from './connect-persistence.js';
 
 export const LoggerToken = Symbol('Logger');
 
 export interface BuildOptions {
   logger?: Logger;
-  /** Where file bytes go; `memory` keeps them in the process (tests, embedding). */
-  blobStore?: 'fs' | 'memory';
+  /** Overrides BLOB_STORE; `memory` keeps bytes in the process (tests, embedding). */
+  blobStore?: BlobStoreChoice;
   /** Overrides the argon2 parameters (tests use cheap ones; production keeps OWASP's floor or more). */
   argon2?: Argon2Options;
+  /** From connectPersistence. Without it the graph runs on the in-memory adapters (tests, embedding). */
+  persistence?: Persistence;
 }
 
-/** The tokens of every port, in the order createCore's Ports object lists them. */
+/** The token of every port; `satisfies` makes a port added to Ports but not bound here a type error. */
 const PORT_TOKENS = {
   users: UserRepository,
   tokens: TokenRepository,
@@ -63,9 +84,10 @@ const PORT_TOKENS = {
   secrets: TokenSecrets,
   clock: Clock,
   settings: CoreSettings,
-} as const;
+  throttle: Throttle,
+} as const satisfies Record<keyof Ports, symbol>;
 
-/** The persistence seam: `memory` is the only persistence so far; MongoDB binds the same eight tokens. */
+/** The persistence seam: memory and MongoDB bind the same eight tokens, and the throttle's counters go alongside. */
 function bindMemoryPersistence(container: Container): void {
   container.bind(UserRepository).to(MemoryUserRepository).inSingletonScope();
   container.bind(TokenRepository).to(MemoryTokenRepository).inSingletonScope();
@@ -75,19 +97,60 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(PasteRepository).to(MemoryPasteRepository).inSingletonScope();
   container.bind(ShareRepository).to(MemoryShareRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
+  container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
 }
 
-function bindBlobStore(container: Container, config: Config, kind: 'fs' | 'memory'): void {
+/** A lost connection becomes the core's `unavailable` error (503), whichever adapter method met it. */
+function bindGuarded<T extends object>(container: Container, token: ServiceIdentifier<T>, adapter: Newable<T>): void {
+  container
+    .bind<T>(token)
+    .to(adapter)
+    .inSingletonScope()
+    .onActivation((_, instance) => unavailableWhenDisconnected(instance));
+}
+
+function bindMongoPersistence(container: Container, db: Db): void {
+  container.bind(MongoDb).toConstantValue(db);
+  bindGuarded<UserRepository>(container, UserRepository, MongoUserRepository);
+  bindGuarded<TokenRepository>(container, TokenRepository, MongoTokenRepository);
+  bindGuarded<FileRepository>(container, FileRepository, MongoFileRepository);
+  bindGuarded<FolderRepository>(container, FolderRepository, MongoFolderRepository);
+  bindGuarded<CollectionRepository>(container, CollectionRepository, MongoCollectionRepository);
+  bindGuarded<PasteRepository>(container, PasteRepository, MongoPasteRepository);
+  bindGuarded<ShareRepository>(container, ShareRepository, MongoShareRepository);
+  bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);
+  // Shared lockouts: every instance behind the database counts the same failed attempts.
+  container.bind(MongoThrottleOptions).toConstantValue({ db });
+  bindGuarded<Throttle>(container, Throttle, MongoThrottle);
+}
+
+function bindBlobStore(container: Container, config: Config, kind: BlobStoreChoice, db: Db | null): void {
   if (kind === 'memory') {
     container.bind(BlobStore).to(MemoryBlobStore).inSingletonScope();
-    return;
+  } else if (kind === 'gridfs') {
+    if (db === null) throw new Error('BLOB_STORE=gridfs needs a MongoDB persistence');
+    bindGuarded<BlobStore>(container, BlobStore, GridFsBlobStore);
+  } else {
+    container.bind(FsBlobStoreOptions).toConstantValue({ dir: config.dataDir });
+    container.bind(BlobStore).to(FsBlobStore).inSingletonScope();
   }
-  container.bind(FsBlobStoreOptions).toConstantValue({ dir: config.dataDir });
-  container.bind(BlobStore).to(FsBlobStore).inSingletonScope();
 }
 
-/** The one composition root: every adapter is known here and nowhere else. */
+/** Without a connected persistence only memory is possible; silently dropping a configured database would lose data. */
+function defaultPersistence(config: Config): Persistence {
+  const wantsDatabase = config.persistence !== null ? config.persistence !== 'memory' : config.mongodbUri !== null;
+  if (wantsDatabase) {
+    throw new Error('This configuration names a database: pass connectPersistence(config) as options.persistence');
+  }
+  return memoryPersistence();
+}
+
+/**
+ * The one composition root: every adapter is known here and nowhere else. Connecting is async and comes first
+ * (connectPersistence); binding is synchronous, so tests and embedding hosts build the same graph.
+ */
 export function buildContainer(config: Config, options: BuildOptions = {}): Container {
+  const persistence = options.persistence ?? defaultPersistence(config);
   const container = new Container();
   const logger = options.logger ?? createLogger(config.logLevel);
   container.bind(LoggerToken).toConstantValue(logger);
@@ -104,8 +167,10 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   container.bind(Argon2Options).toConstantValue(options.argon2 ?? OWASP_ARGON2);
   container.bind(PasswordHasher).to(Argon2Hasher).inSingletonScope();
 
-  bindMemoryPersistence(container);
-  bindBlobStore(container, config, options.blobStore ?? 'fs');
+  container.bind(Persistence).toConstantValue(persistence);
+  if (persistence.db) bindMongoPersistence(container, persistence.db);
+  else bindMemoryPersistence(container);
+  bindBlobStore(container, config, options.blobStore ?? config.blobStore, persistence.db);
 
   const names = Object.keys(PORT_TOKENS) as (keyof Ports)[];
   container
@@ -118,8 +183,9 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
 
   container.bind(HttpOptions).toConstantValue({
     maxUploadBytes: config.maxUploadBytes,
-    persistence: 'memory',
+    persistence: persistence.kind,
     logger,
+    trustProxy: config.trustProxy,
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

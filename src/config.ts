@@ -4,12 +4,23 @@ import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from './
 
 export type Env = Record<string, string | undefined>;
 
+export const PERSISTENCE_KINDS = ['memory', 'mongodb', 'embedded'] as const;
+/** Where records live: in the process, in the MongoDB at MONGODB_URI, or in a mongod Coffer starts itself. */
+export type PersistenceKind = (typeof PERSISTENCE_KINDS)[number];
+export const BLOB_STORE_KINDS = ['fs', 'gridfs'] as const;
+export type BlobStoreKind = (typeof BLOB_STORE_KINDS)[number];
+
 export interface Config {
   port: number;
   host: string;
   /** Absolute. */
   dataDir: string;
   mongodbUri: string | null;
+  /** The database to use; null: the one named in the URI path, else `coffer`. */
+  mongodbDb: string | null;
+  /** A forced choice; null lets start-up choose (see persistence.ts). */
+  persistence: PersistenceKind | null;
+  blobStore: BlobStoreKind;
   adminUsername: string | null;
   adminPassword: string | null;
   registration: 'open' | 'closed';
@@ -17,6 +28,8 @@ export interface Config {
   maxUploadBytes: number;
   limits: Limits;
   logLevel: string;
+  /** Reverse proxies in front of Coffer whose X-Forwarded-For entries are believed; 0 ignores the header. */
+  trustProxy: number;
 }
 
 /** Bad configuration: the message names the variable and what is wrong, and never repeats a secret. */
@@ -77,7 +90,7 @@ function positiveNumber(env: Env, name: string, fallback: number, max: number): 
   return value;
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+function oneOf<T extends string, F extends T | null>(env: Env, name: string, allowed: readonly T[], fallback: F): T | F {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) {
@@ -102,6 +115,28 @@ function mongodbUri(env: Env): string | null {
     throw new ConfigError('MONGODB_URI', 'must start with mongodb:// or mongodb+srv:// and contain no spaces');
   }
   return raw;
+}
+
+/** MongoDB's own rules for database names, checked here so a typo stops start-up instead of the first query. */
+function mongodbDb(env: Env): string | null {
+  const raw = read(env, 'MONGODB_DB');
+  if (raw === undefined) return null;
+  if (/[/\\. "$*<>:|?\0]/.test(raw) || Buffer.byteLength(raw) > 63) {
+    throw new ConfigError(
+      'MONGODB_DB',
+      `must be a database name of at most 63 bytes without spaces or any of / \\ . " $ * < > : | ? (got ${shown(raw)})`,
+    );
+  }
+  return raw;
+}
+
+/** TRUST_PROXY: `false` (default), `true` (one proxy), or how many proxies stand in front. */
+function trustProxy(env: Env): number {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  throw new ConfigError('TRUST_PROXY', `must be false, true or a number of proxy hops from 0 to 99 (got ${shown(raw)})`);
 }
 
 function admin(env: Env): { adminUsername: string | null; adminPassword: string | null } {
@@ -138,11 +173,15 @@ export function loadConfig(env: Env): Config {
     host: host(env),
     dataDir: resolve(read(env, 'DATA_DIR') ?? './data'),
     mongodbUri: mongodbUri(env),
+    mongodbDb: mongodbDb(env),
+    persistence: oneOf(env, 'PERSISTENCE', PERSISTENCE_KINDS, null),
+    blobStore: oneOf(env, 'BLOB_STORE', BLOB_STORE_KINDS, 'fs'),
     ...admin(env),
     registration: oneOf(env, 'REGISTRATION', ['open', 'closed'], 'closed'),
     sessionTtlDays: positiveNumber(env, 'SESSION_TTL_DAYS', 30, SESSION_TTL_MAX_DAYS),
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 1024 ** 3, 1),
     limits: limits(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    trustProxy: trustProxy(env),
   };
 }

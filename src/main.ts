@@ -1,21 +1,25 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { startCoffer } from './server.js';
+import { createLogger, type Logger } from './logger.js';
+import { startCoffer, type RunningCoffer } from './server.js';
+
+/** A configuration error (also one found while choosing the persistence) is one line naming the variable. */
+function fail(err: unknown): never {
+  if (err instanceof ConfigError) console.error(`coffer: configuration error: ${err.message}`);
+  else console.error('coffer: failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
-  let config;
+  let running: RunningCoffer;
+  let logger: Logger;
   try {
-    config = loadConfig(process.env);
+    const config = loadConfig(process.env);
+    logger = createLogger(config.logLevel);
+    running = await startCoffer(config, { logger });
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`coffer: configuration error: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
+    fail(err);
   }
-  const logger = createLogger(config.logLevel);
-  const running = await startCoffer(config, { logger });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
@@ -31,7 +35,4 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((err: unknown) => {
-  console.error('coffer: failed to start:', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main().catch(fail);

@@ -1,19 +1,37 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import { Core } from './application/index.js';
 import { HttpApp } from './adapters/http/http-app.js';
-import { buildContainer, LoggerToken, type BuildOptions } from './composition.js';
-import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import { createHttpServer } from './adapters/http/http-server.js';
+import {
+  buildContainer,
+  connectPersistence,
+  type BuildOptions,
+  type ConnectOptions,
+  type Persistence,
+} from './composition.js';
+import type { Config, PersistenceKind } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { maySweep, scheduleOrphanSweeps, sweepOrphanBlobs, type SweepOptions } from './orphan-sweep.js';
 
 export interface RunningCoffer {
   server: Server;
   url: string;
   container: Container;
-  /** Stops accepting connections, lets in-flight requests finish (bounded), then releases resources. */
+  persistence: PersistenceKind;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (bounded), then releases resources: the MongoDB
+   * client and an embedded mongod too, including a persistence passed in through the options.
+   */
   close(): Promise<void>;
 }
+
+export type StartOptions = BuildOptions &
+  Pick<ConnectOptions, 'probe' | 'mongo'> & {
+    /** The orphan-blob sweep's grace period and schedule (tests shorten them). */
+    sweep?: SweepOptions;
+  };
 
 /** Ensures the configured admin exists, or creates one with a random password printed once. */
 async function bootstrapAdmin(core: Core, config: Config, logger: Logger): Promise<void> {
@@ -29,29 +47,19 @@ async function bootstrapAdmin(core: Core, config: Config, logger: Logger): Promi
   }
 }
 
-export async function startCoffer(config: Config, options: BuildOptions = {}): Promise<RunningCoffer> {
-  const container = buildContainer(config, options);
-  const logger = container.get<Logger>(LoggerToken);
-  await bootstrapAdmin(container.get<Core>(Core), config, logger);
-
-  const app = container.get(HttpApp);
-  const server = createServer(app.callback());
-  // Uploads may legitimately take long, so there is no whole-request deadline; idle sockets and slow headers are cut.
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
-  server.setTimeout(120_000);
+/** The HTTP server, listening, with the limits of createHttpServer (head size and deadline, idle connections). */
+async function serve(container: Container, config: Config): Promise<Server> {
+  const server = createHttpServer(container.get(HttpApp).callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  logger.info({ url, persistence: 'memory' }, 'coffer listening');
+  return server;
+}
 
+function closer(server: Server, container: Container, persistence: Persistence): () => Promise<void> {
   let closing: Promise<void> | null = null;
-  const close = () =>
+  return () =>
     (closing ??= (async () => {
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
@@ -62,6 +70,38 @@ export async function startCoffer(config: Config, options: BuildOptions = {}): P
         server.closeIdleConnections();
       });
       await container.unbindAll();
+      await persistence.close();
     })());
-  return { server, url, container, close };
+}
+
+/** Connects the persistence (unless given), ensures the admin and serves; if any step fails the database is let go. */
+export async function startCoffer(config: Config, options: StartOptions = {}): Promise<RunningCoffer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const { probe, mongo } = options;
+  const persistence = options.persistence ?? (await connectPersistence(config, { logger, probe, mongo }));
+  let container: Container;
+  let server: Server;
+  let core: Core;
+  try {
+    container = buildContainer(config, { ...options, logger, persistence });
+    core = container.get<Core>(Core);
+    await bootstrapAdmin(core, config, logger);
+    // Bytes a crash left without a record go before anything is served; the schedule catches later ones.
+    if (maySweep(persistence.kind)) await sweepOrphanBlobs(core, logger, options.sweep?.graceMs);
+    server = await serve(container, config);
+  } catch (err) {
+    await persistence.close().catch(() => undefined);
+    throw err;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  logger.info({ url, persistence: persistence.kind }, 'coffer listening');
+  const stopSweeps = maySweep(persistence.kind) ? scheduleOrphanSweeps(core, logger, options.sweep) : async () => {};
+  const closeServer = closer(server, container, persistence);
+  const close = async () => {
+    await stopSweeps();
+    await closeServer();
+  };
+  return { server, url, container, persistence: persistence.kind, close };
 }

@@ -20,6 +20,9 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: resolve('./data'),
       mongodbUri: null,
+      mongodbDb: null,
+      persistence: null,
+      blobStore: 'fs',
       adminUsername: null,
       adminPassword: null,
       registration: 'closed',
@@ -35,12 +38,14 @@ describe('loadConfig', () => {
         tokens: 20,
       },
       logLevel: 'info',
+      trustProxy: 0,
     });
   });
 
   it('treats empty strings as unset', () => {
-    const names = ['PORT', 'HOST', 'DATA_DIR', 'MONGODB_URI', 'ADMIN_USERNAME', 'ADMIN_PASSWORD', 'REGISTRATION'];
-    const empty = Object.fromEntries([...names, 'LOG_LEVEL', 'LIMIT_FILES'].map((k) => [k, '']));
+    const names = ['PORT', 'HOST', 'DATA_DIR', 'MONGODB_URI', 'MONGODB_DB', 'PERSISTENCE', 'BLOB_STORE'];
+    names.push('ADMIN_USERNAME', 'ADMIN_PASSWORD', 'REGISTRATION');
+    const empty = Object.fromEntries([...names, 'LOG_LEVEL', 'LIMIT_FILES', 'TRUST_PROXY'].map((k) => [k, '']));
     expect(loadConfig(empty)).toEqual(loadConfig({}));
   });
 
@@ -50,12 +55,16 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       DATA_DIR: 'some/where',
       MONGODB_URI: 'mongodb://db:27017/coffer',
+      MONGODB_DB: 'coffer_prod',
+      PERSISTENCE: 'mongodb',
+      BLOB_STORE: 'gridfs',
       ADMIN_USERNAME: 'root',
       ADMIN_PASSWORD: 'hunter22hunter22',
       REGISTRATION: 'open',
       SESSION_TTL_DAYS: '0.5',
       MAX_UPLOAD_BYTES: '1048576',
       LOG_LEVEL: 'debug',
+      TRUST_PROXY: '2',
       LIMIT_STORAGE: '0',
       LIMIT_FILES: '1',
       LIMIT_FOLDERS: '2',
@@ -68,12 +77,16 @@ describe('loadConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       mongodbUri: 'mongodb://db:27017/coffer',
+      mongodbDb: 'coffer_prod',
+      persistence: 'mongodb',
+      blobStore: 'gridfs',
       adminUsername: 'root',
       adminPassword: 'hunter22hunter22',
       registration: 'open',
       sessionTtlDays: 0.5,
       maxUploadBytes: 1048576,
       logLevel: 'debug',
+      trustProxy: 2,
       limits: { storage: 0, files: 1, folders: 2, pastes: 3, collections: 4, shares: 5, tokens: 6 },
     });
     expect(isAbsolute(config.dataDir)).toBe(true);
@@ -88,6 +101,15 @@ describe('loadConfig', () => {
     ['PORT', ' 80'],
     ['HOST', 'local host'],
     ['MONGODB_URI', 'postgres://x'],
+    ['MONGODB_DB', 'has space'],
+    ['MONGODB_DB', 'dotted.name'],
+    ['MONGODB_DB', 'a/b'],
+    ['MONGODB_DB', '$cmd'],
+    ['MONGODB_DB', 'x'.repeat(64)],
+    ['PERSISTENCE', 'postgres'],
+    ['PERSISTENCE', 'MongoDB'],
+    ['BLOB_STORE', 's3'],
+    ['BLOB_STORE', 'memory'],
     ['REGISTRATION', 'OPEN'],
     ['REGISTRATION', 'yes'],
     ['SESSION_TTL_DAYS', '0'],
@@ -98,6 +120,11 @@ describe('loadConfig', () => {
     ['MAX_UPLOAD_BYTES', '1.5'],
     ['MAX_UPLOAD_BYTES', '1e9'],
     ['LOG_LEVEL', 'verbose'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', 'TRUE'],
+    ['TRUST_PROXY', '-1'],
+    ['TRUST_PROXY', '100'],
+    ['TRUST_PROXY', '10.0.0.1'],
     ['LIMIT_STORAGE', '-1'],
     ['LIMIT_STORAGE', '99999999999999999999'],
     ['LIMIT_FILES', '0x10'],
@@ -111,6 +138,22 @@ describe('loadConfig', () => {
     const err = errorFor({ [variable]: value });
     expect(err.variable).toBe(variable);
     expect(err.message.startsWith(`${variable} `)).toBe(true);
+  });
+
+  it('reads TRUST_PROXY as a number of trusted proxy hops', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toBe(3);
+  });
+
+  it('accepts every persistence and blob store choice, and database names MongoDB accepts', () => {
+    for (const kind of ['memory', 'mongodb', 'embedded'] as const) {
+      expect(loadConfig({ PERSISTENCE: kind }).persistence).toBe(kind);
+    }
+    expect(loadConfig({ BLOB_STORE: 'fs' }).blobStore).toBe('fs');
+    expect(loadConfig({ BLOB_STORE: 'gridfs' }).blobStore).toBe('gridfs');
+    for (const name of ['coffer', 'Coffer-Prod_2', 'x'.repeat(63)]) expect(loadConfig({ MONGODB_DB: name }).mongodbDb).toBe(name);
   });
 
   it('requires the admin username and password together', () => {

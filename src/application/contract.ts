@@ -1,4 +1,4 @@
-import type { Actor, LimitKind, UserType } from '../domain/index.js';
+import type { Actor, LimitKind, Usage, UserType } from '../domain/index.js';
 import type { ByteRange } from './ports/index.js';
 import type {
   AdminUserView,
@@ -20,10 +20,17 @@ export interface UseCase<I, O> {
   execute(input: I): Promise<O>;
 }
 
+/**
+ * The network address a request came from, as the throttle keys it (the HTTP adapter gives IPv4 as is and IPv6 as
+ * its /56). Without one, guesses are throttled per account or share only and unknown share ids not at all.
+ */
+export type ClientAddress = string;
+
 /** A share link presented by a reader (X-Share-Id / X-Share-Password over HTTP). */
 export interface ShareKey {
   id: string;
   password: string | null;
+  client?: ClientAddress;
 }
 
 /** How a read is authorised: as the owner (actor), through a share link, or both. */
@@ -48,11 +55,44 @@ export interface FileContent {
 
 export type LimitChanges = Partial<Record<LimitKind, number | null>>;
 
+/** One user whose stored counters differ from what their stored data adds up to. */
+export interface UsageDrift {
+  userId: string;
+  username: string;
+  /** The counters as they were stored. */
+  stored: Usage;
+  /** The counters recomputed from the stored data (what `stored` becomes with `fix`). */
+  actual: Usage;
+  /** actual − stored, for the kinds that differ only. */
+  drift: Partial<Usage>;
+}
+
+export interface ReconcileReport {
+  /** Users looked at. */
+  checked: number;
+  /** Whether the drifted counters were overwritten with the recomputed ones. */
+  fixed: boolean;
+  drifted: UsageDrift[];
+}
+
+/** What one sweep of orphan bytes found and did. */
+export interface SweepReport {
+  /** Blobs looked at. */
+  scanned: number;
+  /** Blobs older than the grace period that no file record pointed at, now deleted. */
+  deleted: number;
+  /** Orphans whose delete failed; the next sweep tries again. */
+  failed: number;
+  /** Leftovers of interrupted writes the store removed (temporary files, chunks without a blob). */
+  incomplete: number;
+}
+
 /** Every use case of Coffer; the one object HTTP and embedding hosts talk to. */
 export const Core = Symbol('Core');
 export interface Core {
   // auth
-  login: UseCase<{ username: string; password: string }, LoginResult>;
+  /** Throttled per account and client address; a lockout answers rate_limited, even to the right password. */
+  login: UseCase<{ username: string; password: string; client?: ClientAddress }, LoginResult>;
   logout: UseCase<{ actor: Actor }, void>;
   authenticate: UseCase<{ token: string }, Actor>;
   getMe: UseCase<{ actor: Actor }, MeView>;
@@ -105,11 +145,14 @@ export interface Core {
   createShare: UseCase<{ actor: Actor; type: string; id: string; password: string | null }, ShareView>;
   listShares: UseCase<{ actor: Actor }, ShareView[]>;
   /** Public; counts a view on success. The owner's session needs no password. */
-  getShare: UseCase<{ actor: Actor | null; id: string; password: string | null }, ShareView>;
+  getShare: UseCase<{ actor: Actor | null; id: string; password: string | null; client?: ClientAddress }, ShareView>;
   updateShare: UseCase<{ actor: Actor; id: string; password: string | null }, ShareView>;
   deleteShare: UseCase<{ actor: Actor; id: string }, void>;
   /** A shared file's bytes, or a shared paste's raw text; counts no view. */
-  openShareContent: UseCase<{ actor: Actor | null; id: string; password: string | null }, FileContent>;
+  openShareContent: UseCase<
+    { actor: Actor | null; id: string; password: string | null; client?: ClientAddress },
+    FileContent
+  >;
   // search and usage
   search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchView>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;
@@ -122,4 +165,9 @@ export interface Core {
     AdminUserView
   >;
   deleteUser: UseCase<{ actor: Actor; id: string }, void>;
+  /** Recomputes every user's counters from their data; `actor` null is the operator's command line. */
+  reconcileUsage: UseCase<{ actor: Actor | null; fix: boolean }, ReconcileReport>;
+  // maintenance (the server runs it; no client can)
+  /** Deletes blobs no file points at once they are older than `graceMs`, and the store's interrupted writes. */
+  sweepOrphanBlobs: UseCase<{ graceMs: number }, SweepReport>;
 }

@@ -44,6 +44,8 @@ import { GetUser } from './admin/get-user.js';
 import { CreateUser } from './admin/create-user.js';
 import { UpdateUser } from './admin/update-user.js';
 import { DeleteUser } from './admin/delete-user.js';
+import { ReconcileUsage } from './admin/reconcile-usage.js';
+import { SweepOrphanBlobs } from './maintenance/sweep-orphan-blobs.js';
 
 /** Builds every use case on the given ports. The composition root and embedding hosts both come through here. */
 export function createCore(p: Ports): Core {
@@ -92,5 +94,7 @@ export function createCore(p: Ports): Core {
     createUser: new CreateUser(p),
     updateUser: new UpdateUser(p),
     deleteUser: new DeleteUser(p),
+    reconcileUsage: new ReconcileUsage(p),
+    sweepOrphanBlobs: new SweepOrphanBlobs(p),
   };
 }

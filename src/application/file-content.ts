@@ -9,8 +9,9 @@ export function fileContent(p: Pick<Ports, 'blobs'>, file: StoredFile): FileCont
     name: file.name,
     mime: file.mime,
     size: file.size,
-    // Blob keys are never reused and blobs are immutable, so the key is a strong validator.
-    etag: `"${file.blobKey}"`,
+    // A file's bytes never change and ids are never reused, so the id is a strong validator; the blob key would
+    // do as well but is storage detail no client may see.
+    etag: `"${file.id}"`,
     lastModified: file.createdAt,
     disposition: dispositionFor(file.mime, file.name),
     active: isActiveContent(file.mime, file.name),

@@ -8,7 +8,7 @@ const SLICE = 200;
 
 /**
  * The one cascade for deleting files: the record first, then what points at it (its share, collection entries), then
- * its bytes, then the counts. Only files whose record this call actually deleted are released, so two concurrent
+ * its bytes (best effort), then the counts. Only files whose record this call actually deleted are released, so two concurrent
  * cascades over the same file count it once. Returns the files this call removed.
  */
 export async function removeFiles(p: Deps, files: readonly StoredFile[]): Promise<StoredFile[]> {
@@ -29,7 +29,9 @@ async function removeOwned(p: Deps, ownerId: string, files: readonly StoredFile[
   const shares = await p.shares.deleteByItems('file', ids);
   for (const share of shares) await p.usage.release(share.ownerId, 'shares', 1);
   await p.collections.removeFilesEverywhere(ownerId, ids);
-  await Promise.all(files.map((file) => p.blobs.delete(file.blobKey)));
+  // The records are gone, so the counts must follow whatever the store says: bytes it failed to delete are orphans
+  // the sweep removes later, while a skipped release would hold the owner's quota for nothing, for ever.
+  await Promise.allSettled(files.map((file) => p.blobs.delete(file.blobKey)));
   await p.usage.release(ownerId, 'files', files.length);
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   if (bytes > 0) await p.usage.release(ownerId, 'storage', bytes);

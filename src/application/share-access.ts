@@ -1,25 +1,58 @@
 import type { Actor, Share, ShareTarget } from '../domain/index.js';
 import { DomainError, assertMay, notFound, shareReaches, unauthorized } from '../domain/index.js';
 import type { Ports } from './ports/index.js';
-import type { ReadAccess } from './contract.js';
+import type { ClientAddress, ReadAccess, ShareKey } from './contract.js';
+import { judgeGuess, refuseWhileLocked } from './guarded-attempt.js';
+import { sharePasswordKeys, unknownShareKey } from './throttle-rules.js';
 
-type Deps = Pick<Ports, 'shares' | 'hasher'>;
+type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle'>;
 
-/** The owner's own session needs no password; anyone else needs the right one when the share has one. */
-export async function unlockShare(p: Deps, share: Share, password: string | null, actor: Actor | null): Promise<void> {
-  if (share.passwordHash === null) return;
+/**
+ * The owner's own session needs no password; anyone else needs the right one when the share has one. Guesses are
+ * throttled per share and client address: a lockout answers rate_limited whatever the password.
+ */
+export async function unlockShare(
+  p: Pick<Ports, 'hasher' | 'throttle'>,
+  share: Share,
+  key: Omit<ShareKey, 'id'>,
+  actor: Actor | null,
+): Promise<void> {
+  const { passwordHash } = share;
+  if (passwordHash === null) return;
   if (actor && actor.via === 'session' && actor.userId === share.ownerId) return;
+  const { password, client } = key;
   if (password === null || password === '') {
     throw new DomainError('share_password_required', 'This share is protected by a password');
   }
-  if (!(await p.hasher.verify(share.passwordHash, password))) {
+  const right = async () => ((await p.hasher.verify(passwordHash, password)) ? share : null);
+  if (!(await judgeGuess(p.throttle, sharePasswordKeys(share.id, client), right))) {
     throw new DomainError('share_password_invalid', 'The share password is wrong');
   }
 }
 
-/** A share looked up by its public id; a missing one is not_found. */
-export async function findShare(p: Pick<Ports, 'shares'>, id: string): Promise<Share> {
+/**
+ * A share by its public id, or null. A client that keeps asking for ids that do not exist is guessing: past the
+ * limit every share lookup it makes answers rate_limited, whether the id exists or not.
+ */
+export async function lookUpShare(
+  p: Pick<Ports, 'shares' | 'throttle'>,
+  id: string,
+  client?: ClientAddress,
+): Promise<Share | null> {
+  const key = unknownShareKey(client);
+  if (key) await refuseWhileLocked(p.throttle, [key]);
   const share = await p.shares.findById(id);
+  if (!share && key) await p.throttle.count([key]);
+  return share;
+}
+
+/** A share looked up by its public id; a missing one is not_found. */
+export async function findShare(
+  p: Pick<Ports, 'shares' | 'throttle'>,
+  id: string,
+  client?: ClientAddress,
+): Promise<Share> {
+  const share = await lookUpShare(p, id, client);
   if (!share) throw notFound('Share');
   return share;
 }
@@ -45,9 +78,9 @@ export async function authorizeRead(p: Deps, access: ReadAccess, target: ReadTar
     return;
   }
   if (access.share) {
-    const share = await p.shares.findById(access.share.id);
+    const share = await lookUpShare(p, access.share.id, access.share.client);
     if (!share || share.ownerId !== target.ownerId) throw notFound(target.what);
-    await unlockShare(p, share, access.share.password, actor);
+    await unlockShare(p, share, access.share, actor);
     if (!shareReaches(share, await target.describe(share))) throw notFound(target.what);
     return;
   }

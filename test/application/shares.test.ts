@@ -256,7 +256,7 @@ describe('shares', () => {
         name: 'notes.txt',
         mime: 'text/plain',
         size: 11,
-        etag: `"${f.blobKey}"`,
+        etag: `"${f.id}"`,
         disposition: 'inline',
         active: false,
       });

@@ -136,6 +136,46 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       if (raw) expect((await raw(store)).length).toBe(inputs.length);
     });
 
+    it('lists every complete blob once, with when it was written, and nothing deleted or failed', async () => {
+      const store = await make();
+      // Some stores keep times in whole seconds (file systems, ObjectIds); the margin covers the rounding.
+      const before = Date.now() - 2000;
+      const kept = await Promise.all(['a', 'bb', 'ccc'].map((text) => store.write(chunked(Buffer.from(text), 1))));
+      const gone = await store.write(chunked(Buffer.from('gone'), 2));
+      await store.delete(gone.key);
+      await expect(store.write(failingAfter(randomBytes(5000), 2, new Error('cut')))).rejects.toThrow('cut');
+      const after = Date.now() + 2000;
+      const listed: { key: string; createdAt: Date }[] = [];
+      for await (const entry of store.list()) listed.push(entry);
+      expect(listed.map((e) => e.key).sort()).toEqual(kept.map((w) => w.key).sort());
+      for (const { createdAt } of listed) {
+        expect(createdAt).toBeInstanceOf(Date);
+        expect(createdAt.getTime()).toBeGreaterThanOrEqual(before);
+        expect(createdAt.getTime()).toBeLessThanOrEqual(after);
+      }
+    });
+
+    it('lists nothing when empty, and keeps listing while blobs are deleted under it', async () => {
+      const store = await make();
+      for await (const entry of store.list()) throw new Error(`unexpected blob ${entry.key}`);
+      const written = await Promise.all([1, 2, 3, 4].map((n) => store.write(chunked(Buffer.alloc(n, n), 1))));
+      const seen: string[] = [];
+      for await (const { key } of store.list()) {
+        seen.push(key);
+        await Promise.all(written.map((w) => store.delete(w.key)));
+      }
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      expect(seen.length).toBeLessThanOrEqual(4);
+    });
+
+    it('purges no complete blob, however old the cutoff makes it look', async () => {
+      const store = await make();
+      const { key } = await store.write(chunked(Buffer.from('complete'), 3));
+      expect(await store.purgeIncomplete(new Date(Date.now() + 3_600_000))).toBe(0);
+      expect((await readAll(await store.read(key))).toString()).toBe('complete');
+      if (raw) expect((await raw(store)).length).toBe(1);
+    });
+
     it('hands out copies: changing written or read bytes does not change the blob', async () => {
       const store = await make();
       const data = Buffer.from('immutable');

@@ -164,6 +164,23 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
       expect(await files.listByOwner('owner-3')).toEqual([]);
     });
 
+    it('tells which blob keys some file points at, across owners, and forgets them with the file', async () => {
+      const a = aFile({ blobKey: 'blob-a' });
+      const b = aFile({ blobKey: 'blob-b', ownerId: 'owner-2' });
+      await files.insert(a);
+      await files.insert(b);
+      expect(await files.referencedBlobKeys(['blob-a', 'blob-b', 'blob-c', 'blob-a'])).toEqual(
+        new Set(['blob-a', 'blob-b']),
+      );
+      expect(await files.referencedBlobKeys([])).toEqual(new Set());
+      await files.update(a.id, { name: 'renamed', updatedAt: at(1) });
+      expect(await files.referencedBlobKeys(['blob-a'])).toEqual(new Set(['blob-a']));
+      await files.delete(a.id);
+      expect(await files.referencedBlobKeys(['blob-a', 'blob-b'])).toEqual(new Set(['blob-b']));
+      await files.delete(b.id);
+      expect(await files.referencedBlobKeys(['blob-a', 'blob-b'])).toEqual(new Set());
+    });
+
     it('keeps its own copies: mutating what went in or came out changes nothing stored', async () => {
       const file = aFile({ name: 'copy.txt', folderId: 'f1' });
       const original = structuredClone(file);

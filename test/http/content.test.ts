@@ -101,7 +101,7 @@ describe('GET /api/file/{id}/content', () => {
     const accented = await uploaded('x', 'résumé ✓.txt');
     const res = await t.request('GET', `/api/file/${accented}/content`, { token: alice });
     expect(res.headers.get('content-disposition')).toBe(
-      `inline; filename="résumé ?.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E2%9C%93.txt`,
+      `inline; filename="r?sum? ?.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E2%9C%93.txt`,
     );
     // FormData writes a quote in a filename as %22, so the quote comes in through the name field.
     const quoted = (await t.upload(alice, 'x', { filename: 'a.txt', name: 'say "hi".txt' })).body.id;

@@ -6,9 +6,10 @@ import { createCore, type Core, type Ports } from '../../src/application/index.j
 import { createMemoryRepositories } from '../../src/adapters/memory/index.js';
 import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
 import { FsBlobStore } from '../../src/adapters/fs-blob-store/fs-blob-store.js';
-import { Argon2Hasher } from '../../src/adapters/argon2/argon2-hasher.js';
+import { Argon2Hasher, type Argon2Options } from '../../src/adapters/argon2/argon2-hasher.js';
 import { CryptoIdGenerator } from '../../src/adapters/crypto/crypto-id-generator.js';
 import { CryptoTokenSecrets } from '../../src/adapters/crypto/crypto-token-secrets.js';
+import { MemoryThrottle } from '../../src/adapters/rate-limit/index.js';
 
 export const TEST_LIMITS: Limits = {
   storage: 10 * 1024 * 1024,
@@ -38,6 +39,10 @@ export interface TestCoreOptions {
   sessionTtlMs?: number;
   /** 'memory' (default) or 'fs' (a fresh temporary directory). */
   blobs?: 'memory' | 'fs';
+  /** Replaces ports before the core is built (fault injection: a failing blob store, a recording repository). */
+  wrapPorts?: (ports: Ports) => Ports;
+  /** Overrides the cheap argon2 parameters and work limits of the test hasher. */
+  argon2?: Partial<Argon2Options>;
 }
 
 /** The real core on the memory adapters, with cheap argon2 parameters so tests stay fast. */
@@ -50,7 +55,7 @@ export function makeCore(options: TestCoreOptions = {}): { core: Core; ports: Po
   const ports: Ports = {
     ...createMemoryRepositories(),
     blobs,
-    hasher: new Argon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 }),
+    hasher: new Argon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1, ...options.argon2 }),
     ids: new CryptoIdGenerator(),
     secrets: new CryptoTokenSecrets(),
     clock,
@@ -60,8 +65,10 @@ export function makeCore(options: TestCoreOptions = {}): { core: Core; ports: Po
       maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
       registration: options.registration ?? 'closed',
     },
+    throttle: new MemoryThrottle(),
   };
-  return { core: createCore(ports), ports, clock };
+  const used = options.wrapPorts ? options.wrapPorts(ports) : ports;
+  return { core: createCore(used), ports: used, clock };
 }
 
 /** Creates a user straight through the ports and logs them in; returns their session actor and token. */

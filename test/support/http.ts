@@ -1,8 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpApp, type HttpLogger } from '../../src/adapters/http/http-app.js';
+import { createHttpServer, type ServerLimits } from '../../src/adapters/http/http-server.js';
 import type { Core, Ports } from '../../src/application/index.js';
 import { makeCore, signUp, type TestClock, type TestCoreOptions } from './core.js';
+import { SecretScan } from './secret-scan.js';
 
 export const silentLogger: HttpLogger = { info() {}, warn() {}, error() {} };
 
@@ -36,6 +38,9 @@ export interface HttpTest {
   ports: Ports;
   clock: TestClock;
   logger: HttpLogger;
+  /** Every request made through `request` and `upload`, and what might leak through their answers. */
+  scan: SecretScan;
+  /** Closes the server, then fails if any answer carried a secret (see SecretScan). */
   close(): Promise<void>;
   /** One admin per app, created on first use. */
   adminToken(): Promise<string>;
@@ -54,13 +59,22 @@ export async function toReply(res: Response): Promise<Reply> {
 
 /** The real Koa app on the real core (memory adapters), served on 127.0.0.1 with an ephemeral port. */
 export async function makeHttp(
-  options: TestCoreOptions & { logger?: HttpLogger } = {},
+  options: TestCoreOptions & { logger?: HttpLogger; trustProxy?: number; serverLimits?: Partial<ServerLimits> } = {},
 ): Promise<HttpTest> {
   const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 * 1024;
-  const { core, ports, clock } = makeCore({ ...options, maxUploadBytes });
+  let scan!: SecretScan;
+  const { core, ports, clock } = makeCore({
+    ...options,
+    maxUploadBytes,
+    wrapPorts: (raw) => {
+      const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;
+      scan = new SecretScan(wrapped);
+      return { ...wrapped, blobs: scan.recordingBlobs(wrapped.blobs) };
+    },
+  });
   const logger = options.logger ?? silentLogger;
-  const app = new HttpApp(core, { maxUploadBytes, persistence: 'memory', logger });
-  const server: Server = createServer(app.callback());
+  const app = new HttpApp(core, { maxUploadBytes, persistence: 'memory', logger, trustProxy: options.trustProxy });
+  const server: Server = createHttpServer(app.callback(), options.serverLimits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -68,7 +82,11 @@ export async function makeHttp(
   const user = (name: string, type: 'admin' | 'user' = 'user') => {
     let created = users.get(name);
     if (!created) {
-      created = signUp({ core, ports }, name, type).then(({ token, userId }) => ({ token, userId }));
+      scan.addSecret('password', `${name}-password`);
+      created = signUp({ core, ports }, name, type).then(({ token, userId }) => {
+        scan.addToken(token);
+        return { token, userId };
+      });
       users.set(name, created);
     }
     return created;
@@ -82,7 +100,11 @@ export async function makeHttp(
       headers['content-type'] = 'application/json';
       body = JSON.stringify(opts.json);
     }
-    return toReply(await fetch(url + path, { method, headers, body }));
+    scan.noteRequest(headers, opts.json);
+    const reply = await toReply(await fetch(url + path, { method, headers, body }));
+    const head = [...reply.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+    scan.noteResponse({ method, path, status: reply.status, head, text: reply.text }, reply.body);
+    return reply;
   };
 
   const upload = (token: string, content: string | Uint8Array, o: UploadOptions = {}) => {
@@ -102,11 +124,15 @@ export async function makeHttp(
     ports,
     clock,
     logger,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    scan,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
-      }),
+      });
+      const leaks = await scan.leaks();
+      if (leaks.length > 0) throw new Error(`Secrets reached a response:\n${leaks.join('\n')}`);
+    },
     adminToken: async () => (await user('admin', 'admin')).token,
     userToken: async (name) => (await user(name)).token,
     user,

@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { argon2id, hash, verify } from 'argon2';
 import { inject, injectable } from 'inversify';
 import type { PasswordHasher } from '../../application/ports/password-hasher.js';
+import { WorkLimit } from './work-limit.js';
 
 export const Argon2Options = Symbol('Argon2Options');
 export interface Argon2Options {
@@ -8,30 +10,54 @@ export interface Argon2Options {
   memoryCost: number;
   timeCost: number;
   parallelism: number;
+  /** Hashes and verifies running at once; default: see defaultMaxConcurrent. */
+  maxConcurrent?: number;
+  /** Calls waiting for a turn before further ones are refused with rate_limited; default 64. */
+  maxQueued?: number;
 }
 
 /** OWASP's floor for argon2id (m=19 MiB, t=2, p=1): the production default. */
 export const OWASP_ARGON2: Argon2Options = Object.freeze({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
 
+export const DEFAULT_MAX_QUEUED = 64;
+
+/**
+ * argon2 runs on libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file I/O shares. Keeping one thread
+ * out of argon2's reach means a login storm never stalls downloads; more than one per core would only time-slice.
+ */
+export function defaultMaxConcurrent(): number {
+  const pool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  return Math.max(1, Math.min(availableParallelism(), pool - 1));
+}
+
 @injectable()
 export class Argon2Hasher implements PasswordHasher {
-  constructor(@inject(Argon2Options) private readonly options: Argon2Options) {}
+  /** Every hash and verify goes through here: memory in use is at most maxConcurrent × memoryCost. */
+  readonly work: WorkLimit;
 
-  hash(password: string): Promise<string> {
-    return hash(password, {
-      type: argon2id,
-      memoryCost: this.options.memoryCost,
-      timeCost: this.options.timeCost,
-      parallelism: this.options.parallelism,
-    });
+  constructor(@inject(Argon2Options) private readonly options: Argon2Options) {
+    this.work = new WorkLimit(options.maxConcurrent ?? defaultMaxConcurrent(), options.maxQueued ?? DEFAULT_MAX_QUEUED);
   }
 
-  async verify(digest: string, password: string): Promise<boolean> {
-    try {
-      return await verify(digest, password);
-    } catch {
-      // A malformed or foreign digest is simply not a match; login must answer the same 401 either way.
-      return false;
-    }
+  hash(password: string): Promise<string> {
+    return this.work.run(() =>
+      hash(password, {
+        type: argon2id,
+        memoryCost: this.options.memoryCost,
+        timeCost: this.options.timeCost,
+        parallelism: this.options.parallelism,
+      }),
+    );
+  }
+
+  verify(digest: string, password: string): Promise<boolean> {
+    return this.work.run(async () => {
+      try {
+        return await verify(digest, password);
+      } catch {
+        // A malformed or foreign digest is simply not a match; login must answer the same 401 either way.
+        return false;
+      }
+    });
   }
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
-import type { BlobStore, ByteRange } from '../../application/ports/blob-store.js';
-import { DomainError } from '../../domain/errors.js';
+import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -15,15 +15,17 @@ export interface FsBlobStoreOptions {
 
 // Hex rather than base64url: keys differing only in case would collide on case-insensitive file systems.
 const KEY_PATTERN = /^[0-9a-f]{32}$/;
+const SHARD_PATTERN = /^[0-9a-f]{2}$/;
 const newKey = () => randomBytes(16).toString('hex');
 
-function isErrno(err: unknown, code: string): boolean {
-  return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
-}
-
-async function removeQuietly(path: string): Promise<void> {
-  // Cleanup after a failure must never hide the failure itself.
-  await unlink(path).catch(() => undefined);
+/** The entries of `dir`, or none when it does not exist yet (nothing was ever written). */
+async function entriesOf(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return [];
+    throw pathless(err, 'list its directory');
+  }
 }
 
 function assertRange(range: ByteRange): void {
@@ -48,7 +50,9 @@ export class FsBlobStore implements BlobStore {
   }
 
   async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
-    await mkdir(this.tmpDir, { recursive: true });
+    await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
+      throw pathless(err, 'write a blob');
+    });
     const tmp = join(this.tmpDir, randomBytes(16).toString('hex'));
     const key = newKey();
     const final = this.pathOf(key);
@@ -74,7 +78,7 @@ export class FsBlobStore implements BlobStore {
       if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
       await removeQuietly(tmp);
       if (renamed) await removeQuietly(final);
-      throw err;
+      throw pathless(err, 'write a blob');
     }
   }
 
@@ -85,7 +89,7 @@ export class FsBlobStore implements BlobStore {
     // Opening before returning turns a missing blob into not_found now, and keeps the bytes readable even if the
     // blob is deleted while the stream is being consumed.
     const handle = await open(path, 'r').catch((err: unknown) => {
-      throw isErrno(err, 'ENOENT') ? blobNotFound() : err;
+      throw isErrno(err, 'ENOENT') ? blobNotFound() : pathless(err, 'read a blob');
     });
     return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
@@ -97,7 +101,7 @@ export class FsBlobStore implements BlobStore {
       return (await stat(path)).size;
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return null;
-      throw err;
+      throw pathless(err, 'read a blob');
     }
   }
 
@@ -107,7 +111,46 @@ export class FsBlobStore implements BlobStore {
     try {
       await unlink(path);
     } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw err;
+      if (!isErrno(err, 'ENOENT')) throw pathless(err, 'delete a blob');
+    }
+  }
+
+  /** Walks blobs/<shard>/<key>; the modification time is when the bytes were written, since a blob never changes. */
+  async *list(): AsyncIterable<BlobEntry> {
+    for (const shard of await entriesOf(this.blobsDir)) {
+      if (!SHARD_PATTERN.test(shard)) continue;
+      for (const key of await entriesOf(join(this.blobsDir, shard))) {
+        if (!KEY_PATTERN.test(key) || !key.startsWith(shard)) continue;
+        const modified = await this.modifiedAt(this.pathOf(key));
+        if (modified !== null) yield { key, createdAt: modified };
+      }
+    }
+  }
+
+  /** Temporary files of writes that never finished: a crash (or a kill) between opening and renaming. */
+  async purgeIncomplete(before: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await entriesOf(this.tmpDir)) {
+      const path = join(this.tmpDir, name);
+      const modified = await this.modifiedAt(path);
+      if (modified === null || modified >= before) continue;
+      await unlink(path).then(
+        () => removed++,
+        (err: unknown) => {
+          if (!isErrno(err, 'ENOENT')) throw pathless(err, 'remove a temporary file');
+        },
+      );
+    }
+    return removed;
+  }
+
+  /** Null when the entry went away in the meantime (deleted while the walk ran). */
+  private async modifiedAt(path: string): Promise<Date | null> {
+    try {
+      return (await stat(path)).mtime;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw pathless(err, 'list its directory');
     }
   }
 
@@ -129,8 +172,4 @@ export class FsBlobStore implements BlobStore {
       await handle.close();
     }
   }
-}
-
-function blobNotFound(): DomainError {
-  return new DomainError('not_found', 'Blob not found');
 }

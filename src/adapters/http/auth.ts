@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Actor } from '../../domain/index.js';
 import { unauthorized } from '../../domain/index.js';
 import type { Core, ReadAccess } from '../../application/contract.js';
+import { clientAddress } from './client-address.js';
 import { headerText } from './header-text.js';
 import { parseId } from './validation.js';
 
@@ -27,7 +28,16 @@ export function tokenFrom(header: string | undefined): string | null {
 }
 
 export class Auth {
-  constructor(private readonly core: Core) {}
+  /** `trustProxy`: how many reverse proxies' X-Forwarded-For entries to believe (TRUST_PROXY). */
+  constructor(
+    private readonly core: Core,
+    private readonly trustProxy = 0,
+  ) {}
+
+  /** The client address the core throttles guesses on; see clientAddress. */
+  client(ctx: Context): string {
+    return clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, this.trustProxy);
+  }
 
   /** Null without an Authorization header; a header that is present must be valid. */
   async optionalActor(ctx: Context): Promise<Actor | null> {
@@ -58,7 +68,10 @@ export class Auth {
       if (!actor) throw unauthorized();
       return { actor, share: null };
     }
-    return { actor, share: { id: parseId(shareId, 'X-Share-Id'), password: sharePassword(ctx) } };
+    return {
+      actor,
+      share: { id: parseId(shareId, 'X-Share-Id'), password: sharePassword(ctx), client: this.client(ctx) },
+    };
   }
 }
 

@@ -16,6 +16,8 @@ export interface HttpOptions {
   /** Named by GET /health, e.g. 'mongodb' or 'memory'. */
   persistence: string;
   logger: HttpLogger;
+  /** Reverse proxies whose X-Forwarded-For entries are believed (TRUST_PROXY); default 0: none. */
+  trustProxy?: number;
 }
 
 // A client that goes away mid-download is routine, not a server fault.
@@ -29,7 +31,7 @@ export class HttpApp {
   constructor(@inject(Core) core: Core, @inject(HttpOptions) options: HttpOptions) {
     const { logger } = options;
     const router = new Router<AuthState>();
-    registerRoutes(router, { core, auth: new Auth(core), options });
+    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy), options });
 
     this.koa = new Koa();
     this.koa.use(async (ctx, next) => {

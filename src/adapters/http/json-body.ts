@@ -3,7 +3,8 @@ import type { Middleware } from 'koa';
 import { DomainError, badRequest } from '../../domain/index.js';
 
 export const JSON_LIMIT = 1024 * 1024;
-export const AUTH_JSON_LIMIT = 64 * 1024;
+// A username and a password (at most 256 characters) fit many times over; anything bigger is refused unread.
+export const AUTH_JSON_LIMIT = 16 * 1024;
 
 /** What the body parser's errors (http-errors from raw-body/co-body) mean for a client. */
 function bodyError(err: unknown): DomainError {

@@ -30,6 +30,12 @@ function notModified(ctx: Context, etag: string, lastModified: Date): boolean {
   return !Number.isNaN(since) && seconds(lastModified) * 1000 <= since;
 }
 
+/**
+ * The plain `filename` for clients that ignore `filename*`: ASCII only, since raw latin1 in a header is read as
+ * UTF-8 by some clients and mangled. Control characters become `?` as well, so nothing can end the header line.
+ */
+const asciiOnly = (name: string) => name.replace(/[^\x20-\x7e]/g, '?');
+
 /** The single byte range to serve, null for the whole file, or 'unsatisfiable'. Several ranges get the whole file. */
 function requestedRange(ctx: Context, content: FileContent, etag: string): ByteRange | null | 'unsatisfiable' {
   const header = ctx.get('Range');
@@ -69,7 +75,10 @@ export async function sendContent(ctx: Context, content: FileContent): Promise<v
   }
   ctx.set({
     'Content-Type': content.mime,
-    'Content-Disposition': contentDisposition(content.name, { type: content.disposition }),
+    'Content-Disposition': contentDisposition(content.name, {
+      type: content.disposition,
+      fallback: asciiOnly(content.name),
+    }),
   });
   if (range) {
     ctx.status = 206;

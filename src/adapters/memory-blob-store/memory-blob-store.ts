@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { injectable } from 'inversify';
-import type { BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 
 const READ_CHUNK = 64 * 1024;
@@ -22,7 +22,7 @@ async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
 /** Blobs in process memory, for tests and embedding; as strict as the file store (copies in, copies out). */
 @injectable()
 export class MemoryBlobStore implements BlobStore {
-  private readonly blobs = new Map<string, Buffer>();
+  private readonly blobs = new Map<string, { bytes: Buffer; createdAt: Date }>();
 
   async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
     const parts: Buffer[] = [];
@@ -31,23 +31,34 @@ export class MemoryBlobStore implements BlobStore {
     const bytes = Buffer.concat(parts);
     let key = randomBytes(16).toString('hex');
     while (this.blobs.has(key)) key = randomBytes(16).toString('hex');
-    this.blobs.set(key, bytes);
+    this.blobs.set(key, { bytes, createdAt: new Date() });
     return { key, size: bytes.length };
   }
 
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
     if (range) assertRange(range);
-    const bytes = this.blobs.get(key);
+    const bytes = this.blobs.get(key)?.bytes;
     if (bytes === undefined) throw new DomainError('not_found', 'Blob not found');
     return chunksOf(range ? bytes.subarray(range.start, range.end + 1) : bytes);
   }
 
   async size(key: string): Promise<number | null> {
-    return this.blobs.get(key)?.length ?? null;
+    return this.blobs.get(key)?.bytes.length ?? null;
   }
 
   async delete(key: string): Promise<void> {
     this.blobs.delete(key);
+  }
+
+  async *list(): AsyncIterable<BlobEntry> {
+    // A snapshot, so deletes during the walk cannot disturb the iteration.
+    const entries = [...this.blobs].map(([key, blob]) => ({ key, createdAt: new Date(blob.createdAt) }));
+    yield* entries;
+  }
+
+  /** A write stores nothing until it is complete, so an interrupted one leaves nothing to purge. */
+  async purgeIncomplete(): Promise<number> {
+    return 0;
   }
 
   /** The keys held right now; lets tests check that nothing was left behind without trusting write's result. */

@@ -7,10 +7,13 @@ import { PlacedStore } from './placed-store.js';
 @injectable()
 export class MemoryFileRepository implements FileRepository {
   private readonly store = new PlacedStore<StoredFile>((file) => file.folderId);
+  /** How many records point at each blob key (a record's key never changes after insert). */
+  private readonly blobRefs = new Map<string, number>();
 
   async insert(file: StoredFile): Promise<void> {
     if (this.store.get(file.id)) throw new Error(`A file with id ${file.id} already exists`);
     this.store.put(clone(file));
+    this.blobRefs.set(file.blobKey, (this.blobRefs.get(file.blobKey) ?? 0) + 1);
   }
 
   async findById(id: string): Promise<StoredFile | null> {
@@ -39,7 +42,11 @@ export class MemoryFileRepository implements FileRepository {
 
   async delete(id: string): Promise<StoredFile | null> {
     const removed = this.store.remove(id);
-    return removed ?? null;
+    if (!removed) return null;
+    const refs = (this.blobRefs.get(removed.blobKey) ?? 1) - 1;
+    if (refs > 0) this.blobRefs.set(removed.blobKey, refs);
+    else this.blobRefs.delete(removed.blobKey);
+    return removed;
   }
 
   async listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]> {
@@ -61,5 +68,9 @@ export class MemoryFileRepository implements FileRepository {
 
   async listByOwner(ownerId: string): Promise<StoredFile[]> {
     return this.store.ofOwner(ownerId).map(clone);
+  }
+
+  async referencedBlobKeys(blobKeys: readonly string[]): Promise<Set<string>> {
+    return new Set(blobKeys.filter((key) => this.blobRefs.has(key)));
   }
 }

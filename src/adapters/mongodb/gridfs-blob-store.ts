@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
-import { GridFSBucket, type Collection, type Db, type GridFSBucketWriteStream, type ObjectId } from 'mongodb';
-import type { BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { GridFSBucket, ObjectId, type Collection, type Db, type GridFSBucketWriteStream } from 'mongodb';
+import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
 
@@ -17,9 +17,11 @@ const asFileId = (key: string) => key as unknown as ObjectId;
 interface BlobFileDoc {
   _id: string;
   length: number;
+  uploadDate: Date;
 }
 
 interface BlobChunkDoc {
+  _id: ObjectId;
   files_id: string;
 }
 
@@ -82,6 +84,37 @@ export class GridFsBlobStore implements BlobStore {
     if (!KEY_PATTERN.test(key)) return;
     await this.files.deleteOne({ _id: key });
     await this.chunks.deleteMany({ files_id: key });
+  }
+
+  async *list(): AsyncIterable<BlobEntry> {
+    const cursor = this.files.find({}, { projection: { _id: 1, uploadDate: 1 } });
+    for await (const doc of cursor) {
+      if (KEY_PATTERN.test(doc._id)) yield { key: doc._id, createdAt: new Date(doc.uploadDate) };
+    }
+  }
+
+  /**
+   * GridFS writes the file document last, so a write cut short by a crash leaves chunks that no file names. They go
+   * once their newest chunk (its ObjectId carries the time) is older than `before`: a write still under way keeps
+   * adding chunks. Looks at every chunk's index entry, which is why it runs at start-up and on a slow schedule only.
+   */
+  async purgeIncomplete(before: Date): Promise<number> {
+    const cutoff = ObjectId.createFromTime(Math.floor(before.getTime() / 1000));
+    const stale = await this.chunks
+      .aggregate<{ _id: string }>(
+        [
+          { $group: { _id: '$files_id', newest: { $max: '$_id' } } },
+          { $match: { newest: { $lt: cutoff } } },
+          { $lookup: { from: `${BLOB_BUCKET}.files`, localField: '_id', foreignField: '_id', as: 'file' } },
+          { $match: { file: { $size: 0 } } },
+          { $project: { _id: 1 } },
+        ],
+        { allowDiskUse: true },
+      )
+      .toArray();
+    if (stale.length === 0) return 0;
+    const { deletedCount } = await this.chunks.deleteMany({ files_id: { $in: stale.map((doc) => doc._id) } });
+    return deletedCount;
   }
 
   /** Cleanup after a failure must never hide the failure itself. */

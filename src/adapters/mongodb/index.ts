@@ -9,8 +9,17 @@ import { MongoShareRepository } from './mongo-share-repository.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUsageCounter } from './mongo-usage-counter.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
+import { unavailableWhenDisconnected } from './unavailable.js';
 
 export { BLOB_BUCKET, COLLECTIONS, connectMongo, ensureIndexes, MongoDb, type ConnectOptions } from './mongo-database.js';
+export {
+  obtainMongod,
+  probeMongod,
+  startEmbeddedMongod,
+  type EmbeddedMongod,
+  type MongodSource,
+} from './embedded-mongod.js';
+export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected } from './unavailable.js';
 export {
   GridFsBlobStore,
   MongoCollectionRepository,
@@ -28,16 +37,20 @@ export type MongoRepositories = Pick<
   'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage'
 >;
 
-/** Every repository on one database, for tests and embedding hosts that build the graph without a container. */
+/**
+ * Every repository on one database, for tests and embedding hosts that build the graph without a container; as in
+ * the container, a lost connection surfaces as the core's `unavailable` error.
+ */
 export function createMongoRepositories(db: Db): MongoRepositories {
+  const guard = unavailableWhenDisconnected;
   return {
-    users: new MongoUserRepository(db),
-    tokens: new MongoTokenRepository(db),
-    files: new MongoFileRepository(db),
-    folders: new MongoFolderRepository(db),
-    collections: new MongoCollectionRepository(db),
-    pastes: new MongoPasteRepository(db),
-    shares: new MongoShareRepository(db),
-    usage: new MongoUsageCounter(db),
+    users: guard(new MongoUserRepository(db)),
+    tokens: guard(new MongoTokenRepository(db)),
+    files: guard(new MongoFileRepository(db)),
+    folders: guard(new MongoFolderRepository(db)),
+    collections: guard(new MongoCollectionRepository(db)),
+    pastes: guard(new MongoPasteRepository(db)),
+    shares: guard(new MongoShareRepository(db)),
+    usage: guard(new MongoUsageCounter(db)),
   };
 }

@@ -23,6 +23,8 @@ export interface ConnectOptions {
   retries?: number;
   delayMs?: number;
   serverSelectionTimeoutMS?: number;
+  /** Told about each failed attempt that will be retried, so a waiting start-up says why it waits. */
+  onRetry?: (attempt: number, of: number, reason: string) => void;
 }
 
 /** Database used when neither the argument nor the URI names one. */
@@ -35,7 +37,7 @@ const DEFAULT_DB = 'coffer';
 export async function connectMongo(
   uri: string,
   dbName?: string,
-  { retries = 5, delayMs = 1000, serverSelectionTimeoutMS = 5000 }: ConnectOptions = {},
+  { retries = 5, delayMs = 1000, serverSelectionTimeoutMS = 5000, onRetry }: ConnectOptions = {},
 ): Promise<{ client: MongoClient; db: Db }> {
   let lastError: unknown;
   for (let attempt = 0; attempt <= retries; attempt++) {
@@ -49,6 +51,7 @@ export async function connectMongo(
     } catch (err) {
       lastError = err;
       await client.close().catch(() => undefined);
+      if (attempt < retries) onRetry?.(attempt + 1, retries + 1, err instanceof Error ? err.message : String(err));
     }
   }
   const reason = lastError instanceof Error ? lastError.message : String(lastError);
@@ -80,6 +83,8 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.files]: [
     { key: { ownerId: 1, folderId: 1, nameLower: 1, _id: 1 }, name: 'owner_folder_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
+    // The sweep of orphan bytes asks which blob keys are referenced.
+    { key: { blobKey: 1 }, name: 'blob_key' },
   ],
   [COLLECTIONS.folders]: [
     { key: { ownerId: 1, parentId: 1, nameLower: 1, _id: 1 }, name: 'owner_parent_name' },

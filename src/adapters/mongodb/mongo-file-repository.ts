@@ -114,4 +114,12 @@ export class MongoFileRepository implements FileRepository {
   async listByOwner(ownerId: string): Promise<StoredFile[]> {
     return (await this.files.find({ ownerId }).toArray()).map(toFile);
   }
+
+  async referencedBlobKeys(blobKeys: readonly string[]): Promise<Set<string>> {
+    if (blobKeys.length === 0) return new Set();
+    const cursor = this.files.find({ blobKey: { $in: [...new Set(blobKeys)] } }, { projection: { _id: 0, blobKey: 1 } });
+    const found = new Set<string>();
+    for await (const doc of cursor) found.add(doc.blobKey);
+    return found;
+  }
 }

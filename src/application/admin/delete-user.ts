@@ -29,7 +29,8 @@ export class DeleteUser implements Port {
     for (const paste of await this.p.pastes.listByOwner(user.id)) await this.p.pastes.delete(paste.id);
     for (const file of await this.p.files.listByOwner(user.id)) {
       const deleted = await this.p.files.delete(file.id);
-      if (deleted) await this.p.blobs.delete(deleted.blobKey);
+      // A store failure leaves orphan bytes for the sweep; it must not keep the account (and its tokens' owner) alive.
+      if (deleted) await Promise.allSettled([this.p.blobs.delete(deleted.blobKey)]);
     }
     const folders = await this.p.folders.listByOwner(user.id);
     if (folders.length > 0) await this.p.folders.deleteMany(folders.map((f) => f.id));

@@ -1,32 +1,51 @@
 import { badRequest, DomainError } from '../../domain/index.js';
 import type { Core } from '../contract.js';
+import { judgeGuess } from '../guarded-attempt.js';
 import type { Ports } from '../ports/index.js';
+import { loginKeys } from '../throttle-rules.js';
 import { issueSession } from './issue-session.js';
 
 type Port = Core['login'];
 
 const invalidCredentials = () => new DomainError('unauthorized', 'Invalid username or password');
 
+/**
+ * An unknown user and a wrong password cost the same work and get the same answer: both are throttled under the
+ * same keys (the name is counted whether or not it exists) and both verify one argon2 hash.
+ */
 export class Login implements Port {
-  /** A real argon2 hash to verify against when the user is unknown, so both failures cost the same time. */
+  /** A hash made by the same hasher as every password's, so verifying it costs what verifying a real one does. */
   private dummyHash: Promise<string> | null = null;
 
-  constructor(private readonly p: Pick<Ports, 'users' | 'hasher' | 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings'>) {}
+  constructor(
+    private readonly p: Pick<
+      Ports,
+      'users' | 'hasher' | 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings' | 'throttle'
+    >,
+  ) {}
 
-  async execute({ username, password }: Parameters<Port['execute']>[0]) {
+  async execute({ username, password, client }: Parameters<Port['execute']>[0]) {
     if (username === '') throw badRequest('username is required', { field: 'username' });
     if (password === '') throw badRequest('password is required', { field: 'password' });
-    const user = await this.p.users.findByUsername(username);
-    if (!user) {
+    const user = await judgeGuess(this.p.throttle, loginKeys(username, client), async () => {
+      const found = await this.p.users.findByUsername(username);
+      if (found) return (await this.p.hasher.verify(found.passwordHash, password)) ? found : null;
       await this.p.hasher.verify(await this.dummy(), password);
-      throw invalidCredentials();
-    }
-    if (!(await this.p.hasher.verify(user.passwordHash, password))) throw invalidCredentials();
+      return null;
+    });
+    if (!user) throw invalidCredentials();
     return issueSession(this.p, user);
   }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= this.p.hasher.hash(this.p.secrets.newSecret());
+    if (!this.dummyHash) {
+      const made = this.p.hasher.hash(this.p.secrets.newSecret());
+      // A failed attempt (the hasher was too busy) must not stay cached: the next unknown user tries again.
+      made.catch(() => {
+        if (this.dummyHash === made) this.dummyHash = null;
+      });
+      this.dummyHash = made;
+    }
     return this.dummyHash;
   }
 }

@@ -6,7 +6,9 @@ import { readableFile } from './readable-file.js';
 type Port = Core['getFile'];
 
 export class GetFile implements Port {
-  constructor(private readonly p: Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher'>) {}
+  constructor(
+    private readonly p: Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle'>,
+  ) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {
     return fileViewOf(this.p, await readableFile(this.p, access, id));

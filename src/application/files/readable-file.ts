@@ -4,7 +4,7 @@ import type { ReadAccess } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { authorizeRead } from '../share-access.js';
 
-type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher'>;
+type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle'>;
 
 /**
  * Loads a file its reader may see: the owner's session, or a share of the file, of a folder above it, or of a

@@ -8,7 +8,7 @@ import { pasteView } from '../views.js';
 type Port = Core['getPaste'];
 
 export class GetPaste implements Port {
-  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'hasher'>) {}
+  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'hasher' | 'throttle'>) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {
     const paste = await this.p.pastes.findById(id);

@@ -30,4 +30,6 @@ export interface FileRepository {
   search(ownerId: string, query: string, folderIds: readonly FolderRef[] | null, limit: number): Promise<StoredFile[]>;
   /** Every file of the owner (for cascades and reconciling). */
   listByOwner(ownerId: string): Promise<StoredFile[]>;
+  /** The keys among `blobKeys` that some file record points at (the sweep of orphan bytes asks in batches). */
+  referencedBlobKeys(blobKeys: readonly string[]): Promise<Set<string>>;
 }

@@ -8,6 +8,7 @@ import type { PasswordHasher } from './password-hasher.js';
 import type { PasteRepository } from './paste-repository.js';
 import type { CoreSettings } from './settings.js';
 import type { ShareRepository } from './share-repository.js';
+import type { Throttle } from './throttle.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TokenSecrets } from './token-secrets.js';
 import type { UsageCounter } from './usage-counter.js';
@@ -23,6 +24,7 @@ export * from './password-hasher.js';
 export * from './paste-repository.js';
 export * from './settings.js';
 export * from './share-repository.js';
+export * from './throttle.js';
 export * from './token-repository.js';
 export * from './token-secrets.js';
 export * from './usage-counter.js';
@@ -44,4 +46,5 @@ export interface Ports {
   secrets: TokenSecrets;
   clock: Clock;
   settings: CoreSettings;
+  throttle: Throttle;
 }

@@ -10,11 +10,11 @@ type Port = Core['openShareContent'];
 
 /** A shared file's bytes or a shared paste's raw text. Counts no view: only reading the share itself does. */
 export class OpenShareContent implements Port {
-  constructor(private readonly p: Pick<Ports, 'shares' | 'hasher' | 'files' | 'pastes' | 'blobs'>) {}
+  constructor(private readonly p: Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs'>) {}
 
-  async execute({ actor, id, password }: Parameters<Port['execute']>[0]): Promise<FileContent> {
-    const share = await findShare(this.p, id);
-    await unlockShare(this.p, share, password, actor);
+  async execute({ actor, id, password, client }: Parameters<Port['execute']>[0]): Promise<FileContent> {
+    const share = await findShare(this.p, id, client);
+    await unlockShare(this.p, share, { password, client }, actor);
     switch (share.type) {
       case 'file':
         return fileContent(this.p, owned(await this.p.files.findById(share.itemId), share.ownerId, 'Share'));

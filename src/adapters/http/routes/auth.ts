@@ -3,12 +3,13 @@ import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
 import { credentialsBody, parse } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-/** Login and registration read small bodies only: 64 KiB is plenty for a username and a password. */
+/** Login and registration read small bodies only (AUTH_JSON_LIMIT, 16 KiB). */
 export function authRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
   const body = jsonBody(AUTH_JSON_LIMIT);
 
   router.post('/api/auth/login', body, async (ctx) => {
-    ctx.body = await core.login.execute(parse(credentialsBody, ctx.request.body));
+    const credentials = parse(credentialsBody, ctx.request.body);
+    ctx.body = await core.login.execute({ ...credentials, client: auth.client(ctx) });
   });
 
   router.post('/api/auth/register', body, async (ctx) => {

@@ -19,13 +19,15 @@ export function shareRoutes(router: AppRouter, { core, auth }: RouteDeps): void 
   router.get('/api/share/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
     const actor = await auth.optionalActor(ctx);
-    ctx.body = await core.getShare.execute({ actor, id, password: sharePassword(ctx) });
+    ctx.body = await core.getShare.execute({ actor, id, password: sharePassword(ctx), client: auth.client(ctx) });
   });
 
   router.get('/api/share/:id/content', async (ctx) => {
     const id = parseId(ctx.params.id);
     const actor = await auth.optionalActor(ctx);
-    await sendContent(ctx, await core.openShareContent.execute({ actor, id, password: sharePassword(ctx) }));
+    const password = sharePassword(ctx);
+    const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
+    await sendContent(ctx, content);
   });
 
   router.patch('/api/share/:id', auth.required, jsonBody(), async (ctx) => {

@@ -1,0 +1,76 @@
+import type { HttpClient } from './http-client.js';
+import { smallMultipart } from './multipart.js';
+import { startChild, type Child } from './processes.js';
+
+export const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
+export const USER = { username: 'bench', password: 'bench-user-password' };
+
+/**
+ * Coffer as it runs in production (`node --import tsx src/main.ts`), configured only through its environment:
+ * limits generous enough for 100,000 files and a 1 GiB upload. MONGODB_URI (and anything else the caller's
+ * environment sets) passes through, so the same run measures the MongoDB persistence.
+ */
+export function startCoffer(dataDir: string): Promise<Child> {
+  return startChild('coffer', 'src/main.ts', {
+    ...process.env,
+    // Memory unless the caller names a database; start-up would otherwise look for a mongod to embed.
+    PERSISTENCE: process.env.PERSISTENCE ?? (process.env.MONGODB_URI ? 'mongodb' : 'memory'),
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    MAX_UPLOAD_BYTES: String(2 * 1024 ** 3),
+    LIMIT_STORAGE: String(1024 ** 4),
+    LIMIT_FILES: '1000000',
+    LIMIT_FOLDERS: '100000',
+    LIMIT_SHARES: '100000',
+    LIMIT_PASTES: '100000',
+    LIMIT_COLLECTIONS: '100000',
+    LIMIT_TOKENS: '1000',
+  });
+}
+
+interface Created {
+  id: string;
+}
+
+/** The few API calls the bench needs, on the public HTTP interface only. */
+export class CofferApi {
+  constructor(readonly http: HttpClient) {}
+
+  async login(username: string, password: string): Promise<string> {
+    return (await this.http.json<{ token: string }>('POST', '/api/auth/login', { username, password }, null)).token;
+  }
+
+  async createUser(adminToken: string, username: string, password: string): Promise<void> {
+    await this.http.json('POST', '/api/admin/users', { username, password, type: 'user' }, adminToken, 201);
+  }
+
+  async createFolder(token: string, name: string, parentId: string | null): Promise<string> {
+    return (await this.http.json<Created>('POST', '/api/folder', { name, parentId }, token, 201)).id;
+  }
+
+  async uploadSmall(token: string, folderId: string | null, filename: string, content: Buffer): Promise<string> {
+    const fields: Record<string, string> = folderId === null ? {} : { folderId };
+    const { contentType, body } = smallMultipart(fields, filename, content);
+    const reply = await this.http.send({
+      method: 'POST',
+      path: '/api/file',
+      headers: { authorization: `token ${token}`, 'content-type': contentType, 'content-length': body.length },
+      body,
+    });
+    if (reply.status !== 201) {
+      throw new Error(`upload of ${filename} answered ${reply.status}: ${reply.body.toString('utf8').slice(0, 300)}`);
+    }
+    return (JSON.parse(reply.body.toString('utf8')) as Created).id;
+  }
+
+  async share(token: string, type: 'file' | 'folder', id: string): Promise<string> {
+    return (await this.http.json<Created>('POST', '/api/share', { type, id }, token, 201)).id;
+  }
+
+  async health(): Promise<{ status: string; persistence?: string }> {
+    return this.http.json('GET', '/health', undefined, null);
+  }
+}

@@ -1,0 +1,64 @@
+import { MiB } from './stats.js';
+
+/** What one run measures, and how long each measurement lasts. Every loop in the bench is bounded by these. */
+export interface Plan {
+  mode: 'quick' | 'full';
+  /** autocannon run and warm-up lengths for the share reads. */
+  readSeconds: number;
+  readWarmupSeconds: number;
+  readConnections: number;
+  /** Rounds of raw, Koa, Coffer in turn; each server's best round counts. */
+  readRounds: number;
+  uploadBytes: number;
+  downloadRuns: number;
+  loginSeconds: number;
+  loginConcurrency: number;
+  /** File counts at which search and the folder subtree are measured; the last is the whole data set. */
+  scales: number[];
+  /** Folders at the last scale, in ten equal areas (each area a subtree of its own). */
+  folders: number;
+  /** Sequential timed requests per latency figure. */
+  samples: number;
+  /** Concurrent connections that create the files. */
+  seedWidth: number;
+  /** The watchdog: past this the run stops its children and fails. */
+  budgetMs: number;
+}
+
+const QUICK: Plan = {
+  mode: 'quick',
+  readSeconds: 4,
+  readWarmupSeconds: 1,
+  readConnections: 50,
+  readRounds: 1,
+  uploadBytes: 64 * MiB,
+  downloadRuns: 3,
+  loginSeconds: 4,
+  loginConcurrency: 8,
+  scales: [1_000, 10_000],
+  folders: 100,
+  samples: 40,
+  seedWidth: 24,
+  budgetMs: 5 * 60_000,
+};
+
+const FULL: Plan = {
+  ...QUICK,
+  mode: 'full',
+  readSeconds: 10,
+  readWarmupSeconds: 2,
+  readRounds: 2,
+  uploadBytes: 1024 * MiB,
+  downloadRuns: 2,
+  loginSeconds: 15,
+  scales: [10_000, 100_000],
+  folders: 1_000,
+  samples: 100,
+  budgetMs: 40 * 60_000,
+};
+
+export function planFrom(argv: readonly string[]): Plan {
+  const unknown = argv.filter((arg) => arg !== '--quick');
+  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]} (the only option is --quick)`);
+  return argv.includes('--quick') ? QUICK : FULL;
+}

@@ -1,0 +1,70 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * The ceiling: plain node:http with no framework, no validation and no persistence. It answers the share body
+ * (as bare-koa does), echoes stored JSON fixtures (the floor of a search or folder read: the same bytes, serialized
+ * per request), pipes an upload body to a file and streams that file back.
+ */
+const port = Number(process.env.PORT);
+const host = process.env.HOST ?? '127.0.0.1';
+const dir = process.env.BENCH_DIR ?? '';
+const share = JSON.parse(process.env.SHARE_BODY ?? '{}') as Record<string, unknown>;
+const uploadPath = join(dir, 'raw-upload.bin');
+const fixtures = new Map<string, unknown>();
+let views = 0;
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readAll(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function upload(req: IncomingMessage, res: ServerResponse, fsync: boolean): Promise<void> {
+  const out = createWriteStream(uploadPath, { flush: fsync });
+  await pipeline(req, out);
+  json(res, 201, { size: String(out.bytesWritten) });
+}
+
+async function download(res: ServerResponse): Promise<void> {
+  const { size } = await stat(uploadPath);
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
+  await pipeline(createReadStream(uploadPath), res);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://raw');
+  const fixture = /^\/fixture\/([\w-]+)$/.exec(url.pathname)?.[1];
+  if (url.pathname === '/health') return json(res, 200, { status: 'ok' });
+  if (req.method === 'GET' && url.pathname.startsWith('/api/share/')) return json(res, 200, { ...share, views: ++views });
+  if (fixture && req.method === 'PUT') {
+    fixtures.set(fixture, JSON.parse((await readAll(req)).toString('utf8')));
+    return json(res, 200, { stored: fixture });
+  }
+  if (fixture && fixtures.has(fixture)) {
+    await readAll(req);
+    return json(res, 200, fixtures.get(fixture));
+  }
+  if (req.method === 'POST' && url.pathname === '/upload') return upload(req, res, url.searchParams.get('fsync') === '1');
+  if (req.method === 'GET' && url.pathname === '/download') return download(res);
+  json(res, 404, { error: 'not_found' });
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((err: unknown) => {
+    if (!res.headersSent) json(res, 500, { error: String(err) });
+    else res.destroy();
+  });
+});
+server.requestTimeout = 0;
+server.listen(port, host);
+process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,66 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** How much of a client the server puts up with before any request handler runs. */
+export interface ServerLimits {
+  /** Largest request head (request line and every header), in bytes; beyond it 431. */
+  maxHeaderSize: number;
+  /** The whole request head must have arrived within this many ms (slow-header clients); beyond it 408. */
+  headersTimeout: number;
+  /** A connection with no traffic either way for this many ms is closed (slow bodies, stalled readers). */
+  idleTimeout: number;
+  /** How long a kept-alive connection may wait for its next request, in ms. */
+  keepAliveTimeout: number;
+  /** How often Node checks the head deadline, in ms; a deadline is enforced up to this late. */
+  connectionsCheckingInterval: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = Object.freeze({
+  maxHeaderSize: 16 * 1024,
+  headersTimeout: 30_000,
+  idleTimeout: 120_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 5_000,
+});
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request headers took too long to arrive'],
+};
+const MALFORMED: [number, string, string] = [400, 'Bad Request', 'Malformed HTTP request'];
+
+/**
+ * Node answers a request it cannot parse (or that is too slow or too big) before our app sees it. This answer keeps
+ * the one error shape and the nosniff header that every other response carries.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const inResponse = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (err.code === 'ECONNRESET' || !socket.writable || inResponse) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+  const body = JSON.stringify({ error: 'bad_request', message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The HTTP server for the app. Uploads may legitimately take long, so there is no whole-request deadline; the head
+ * must arrive quickly and a connection must never sit silent.
+ */
+export function createHttpServer(listener: RequestListener, overrides: Partial<ServerLimits> = {}): Server {
+  const limits = { ...SERVER_LIMITS, ...overrides };
+  const server = createServer(
+    { maxHeaderSize: limits.maxHeaderSize, connectionsCheckingInterval: limits.connectionsCheckingInterval },
+    listener,
+  );
+  server.requestTimeout = 0;
+  server.headersTimeout = limits.headersTimeout;
+  server.keepAliveTimeout = limits.keepAliveTimeout;
+  server.setTimeout(limits.idleTimeout);
+  server.on('clientError', answerClientError);
+  return server;
+}

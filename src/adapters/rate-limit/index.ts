@@ -1,0 +1,2 @@
+export { MemoryThrottle } from './memory-throttle.js';
+export { MongoThrottle, MongoThrottleOptions } from './mongo-throttle.js';

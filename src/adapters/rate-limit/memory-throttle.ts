@@ -1,0 +1,19 @@
+import { injectable } from 'inversify';
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { ThrottleRule } from '../../application/ports/throttle.js';
+import { LimiterThrottle, limiterOptions } from './limiter-throttle.js';
+
+/** Counters in this process: right for one instance; several instances need the MongoDB store to share them. */
+@injectable()
+export class MemoryThrottle extends LimiterThrottle {
+  protected create(rule: ThrottleRule): RateLimiterAbstract {
+    return new RateLimiterMemory(limiterOptions(rule));
+  }
+
+  protected async take(limiter: RateLimiterAbstract, id: string): Promise<number> {
+    // The memory limiter does its work when called, so calling get and delete back to back, with no await in
+    // between, reads and deletes in one step.
+    const [res] = await Promise.all([limiter.get(id), limiter.delete(id)]);
+    return res?.consumedPoints ?? 0;
+  }
+}

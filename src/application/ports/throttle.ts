@@ -1,0 +1,33 @@
+/** How many attempts a key may count within a window that opens at its first attempt. */
+export interface ThrottleRule {
+  /** Unique among rules: keys of different rules never share a counter. */
+  readonly name: string;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+/** One counter: a rule applied to one subject (an account, a client address, a share, or a pair of them). */
+export interface ThrottleKey {
+  readonly rule: ThrottleRule;
+  readonly id: string;
+}
+
+export const Throttle = Symbol('Throttle');
+
+/**
+ * Counters of attempts (failed logins, wrong share passwords, unknown share ids). A key that has counted its rule's
+ * limit is locked until its window ends. Each change to one key is one atomic operation.
+ */
+export interface Throttle {
+  /** Milliseconds until every key takes attempts again; 0 when none is at its limit. Counts nothing. */
+  lockedFor(keys: readonly ThrottleKey[]): Promise<number>;
+  /**
+   * Counts one attempt on every key. 0 when each count stayed within its limit; otherwise the milliseconds until the
+   * key that went past its limit takes attempts again (the caller refuses the attempt and takes it back).
+   */
+  count(keys: readonly ThrottleKey[]): Promise<number>;
+  /** Takes one counted attempt back off every key, never below zero. */
+  uncount(keys: readonly ThrottleKey[]): Promise<void>;
+  /** Deletes `key` and takes the attempts it had counted back off each of `from` (never below zero), atomically per key. */
+  forgive(key: ThrottleKey, from: readonly ThrottleKey[]): Promise<void>;
+}

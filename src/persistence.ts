@@ -1,0 +1,100 @@
+import type { MongodSource } from './adapters/mongodb/index.js';
+import { ConfigError, type Config, type PersistenceKind } from './config.js';
+
+/** Where a mongod binary for the embedded database would come from, or null when none can be had. */
+export type MongodProbe = () => Promise<MongodSource | null>;
+
+export interface PersistenceChoice {
+  kind: PersistenceKind;
+  /** One line for the start-up log when the choice loses data on restart. */
+  warning?: string;
+  /** For `embedded`: where its binary comes from. */
+  mongod?: MongodSource;
+  /** True when PERSISTENCE asked for this kind, so failing to provide it must stop start-up. */
+  forced: boolean;
+}
+
+export type PersistenceSettings = Pick<Config, 'persistence' | 'mongodbUri' | 'blobStore'>;
+
+/** The probe may look at the network; start-up never waits on it longer than this. */
+export const PROBE_TIMEOUT_MS = 4000;
+
+export const MEMORY_FALLBACK_WARNING =
+  'No MongoDB configured and no mongod binary available: data is kept in memory and NOTHING survives a restart; ' +
+  'set MONGODB_URI (or MONGOMS_SYSTEM_BINARY to a mongod binary) to keep it';
+
+export const MEMORY_FORCED_WARNING = 'PERSISTENCE=memory: data is kept in memory and nothing survives a restart';
+
+/** Resolves to null once `ms` have passed, or when the probe itself fails: both mean "no binary". */
+async function bounded(probe: MongodProbe, ms: number): Promise<MongodSource | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([probe().catch(() => null), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function memory(settings: PersistenceSettings, forced: boolean): PersistenceChoice {
+  if (settings.blobStore === 'gridfs') {
+    throw new ConfigError(
+      'BLOB_STORE',
+      forced
+        ? 'is gridfs, which keeps bytes in MongoDB, but PERSISTENCE is memory: use BLOB_STORE=fs or a MongoDB persistence'
+        : 'is gridfs, which keeps bytes in MongoDB, but there is no MongoDB: set MONGODB_URI (or MONGOMS_SYSTEM_BINARY), or use BLOB_STORE=fs',
+    );
+  }
+  return { kind: 'memory', forced, warning: forced ? MEMORY_FORCED_WARNING : MEMORY_FALLBACK_WARNING };
+}
+
+/**
+ * Picks the persistence at start:
+ * - PERSISTENCE forces a kind, and an impossible forced kind throws a ConfigError naming the variable;
+ * - else MONGODB_URI means MongoDB;
+ * - else an embedded mongod (data under DATA_DIR/mongo) whenever the probe finds a binary within the time bound;
+ * - else memory, with a one-line warning that nothing survives a restart and how to fix that.
+ */
+export async function choosePersistence(
+  settings: PersistenceSettings,
+  probe: MongodProbe,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<PersistenceChoice> {
+  const forced = settings.persistence;
+  if (forced === 'memory') return memory(settings, true);
+  if (forced === 'mongodb' || (forced === null && settings.mongodbUri !== null)) {
+    if (settings.mongodbUri === null) {
+      throw new ConfigError('PERSISTENCE', 'is mongodb but MONGODB_URI is not set: set MONGODB_URI to the database');
+    }
+    return { kind: 'mongodb', forced: forced !== null };
+  }
+  const mongod = await bounded(probe, timeoutMs);
+  if (mongod !== null) return { kind: 'embedded', mongod, forced: forced !== null };
+  if (forced === 'embedded') {
+    throw new ConfigError(
+      'PERSISTENCE',
+      'is embedded but no mongod binary can be had (none cached, MONGOMS_SYSTEM_BINARY not set, no download host ' +
+        'reachable): set MONGOMS_SYSTEM_BINARY to a mongod binary, or set MONGODB_URI',
+    );
+  }
+  return memory(settings, false);
+}
+
+/**
+ * When the binary the probe promised cannot be obtained after all: an automatic choice that depended on a download
+ * falls back to memory (with the warning); a forced choice, or a binary that vanished from disk, stops start-up.
+ */
+export function whenMongodUnobtainable(
+  settings: PersistenceSettings,
+  choice: PersistenceChoice,
+  failure: unknown,
+): PersistenceChoice {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  if (choice.forced || choice.mongod !== 'download') {
+    throw new Error(`No mongod binary for the embedded MongoDB: ${reason}`, { cause: failure });
+  }
+  return memory(settings, false);
+}

@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { clientAddress, throttleGroup } from '../../src/adapters/http/client-address.js';
+import {
+  GUESSES_PER_ADDRESS,
+  GUESSES_PER_TARGET_PER_HOUR,
+  UNKNOWN_SHARE_LOOKUPS,
+} from '../../src/application/throttle-rules.js';
+import { makeHttp, type HttpTest, type Reply } from '../support/http.js';
+
+let t: HttpTest;
+
+const login = (username: string, password: string, from?: string) =>
+  t.request('POST', '/api/auth/login', {
+    json: { username, password },
+    headers: from === undefined ? {} : { 'x-forwarded-for': from },
+  });
+
+/** A 429 in the one error shape, with a Retry-After header that matches the body. */
+function expectLockout(res: Reply): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ error: 'rate_limited', message: expect.any(String), retryAfter: expect.any(Number) });
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+  expect(retryAfter).toBe(res.body.retryAfter);
+}
+
+async function failLogins(count: number, username: (i: number) => string, from: (i: number) => string | undefined) {
+  for (let i = 0; i < count; i += 1) {
+    const res = await login(username(i), 'wrong-password', from(i));
+    expect(res.status, `failure ${i + 1}`).toBe(401);
+  }
+}
+
+describe('login throttling', () => {
+  afterEach(() => t.close());
+
+  it('locks an account out from an address after 10 failures; the right password then gets the same 429', async () => {
+    t = await makeHttp();
+    await t.user('alice');
+    await failLogins(GUESSES_PER_ADDRESS, () => 'alice', () => undefined);
+    const wrong = await login('alice', 'wrong-password');
+    expectLockout(wrong);
+    const right = await login('alice', 'alice-password');
+    expectLockout(right);
+    expect({ ...right.body, retryAfter: 0 }).toEqual({ ...wrong.body, retryAfter: 0 });
+    // Case does not open a new account key.
+    expectLockout(await login('ALICE', 'alice-password'));
+  });
+
+  it('locks an address out after 10 failures spread over accounts; other addresses are unaffected', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    await t.user('alice');
+    await failLogins(GUESSES_PER_ADDRESS, (i) => `nobody-${i}`, () => '203.0.113.7');
+    expectLockout(await login('alice', 'alice-password', '203.0.113.7'));
+    expect((await login('alice', 'alice-password', '203.0.113.8')).status).toBe(200);
+  });
+
+  it("a success gives the address back that account's failures, but not other accounts'", async () => {
+    t = await makeHttp();
+    await t.user('alice');
+    await failLogins(3, () => 'mallory', () => undefined);
+    await failLogins(GUESSES_PER_ADDRESS - 4, () => 'alice', () => undefined);
+    expect((await login('alice', 'alice-password')).status).toBe(200);
+    // mallory's 3 stay counted: 7 more failures reach the limit, the next attempt is refused.
+    await failLogins(GUESSES_PER_ADDRESS - 3, () => 'alice', () => undefined);
+    expectLockout(await login('alice', 'alice-password'));
+  });
+
+  it('caps failures per account at 100 an hour, whatever the addresses', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    await t.user('alice');
+    await t.user('bob');
+    // 9 per address: no address reaches its own limit.
+    const from = (i: number) => `198.51.100.${Math.floor(i / (GUESSES_PER_ADDRESS - 1))}`;
+    await failLogins(GUESSES_PER_TARGET_PER_HOUR, () => 'alice', from);
+    expectLockout(await login('alice', 'alice-password', '192.0.2.200'));
+    expect((await login('bob', 'bob-password', '192.0.2.200')).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For when TRUST_PROXY is off', async () => {
+    t = await makeHttp();
+    await t.user('alice');
+    await failLogins(GUESSES_PER_ADDRESS, () => 'alice', (i) => `192.0.2.${i}`);
+    expectLockout(await login('alice', 'alice-password', '192.0.2.250'));
+  });
+
+  it('with TRUST_PROXY on, reads only the hop the proxy appended, not what the client put before it', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    await t.user('alice');
+    await failLogins(GUESSES_PER_ADDRESS, () => 'alice', (i) => `10.9.9.${i}, 192.0.2.1`);
+    expectLockout(await login('alice', 'alice-password', '10.9.9.99, 192.0.2.1'));
+    expect((await login('alice', 'alice-password', '192.0.2.2')).status).toBe(200);
+  });
+
+  it('counts a whole IPv6 /56 as one address', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    await t.user('alice');
+    await failLogins(GUESSES_PER_ADDRESS, (i) => `nobody-${i}`, (i) => `2001:db8:0:1${i.toString(16)}0::${i + 1}`);
+    expectLockout(await login('alice', 'alice-password', '2001:db8:0:1ff:ffff:ffff:ffff:ffff'));
+    expect((await login('alice', 'alice-password', '2001:db8:0:200::1')).status).toBe(200);
+  });
+});
+
+describe('client address', () => {
+  it('groups IPv6 by /56 and reads IPv4-mapped IPv6 as IPv4', () => {
+    expect(throttleGroup('2001:db8:0:1ab::1')).toBe('2001:db8:0:100::/56');
+    expect(throttleGroup('2001:0db8:0000:01ff:ffff:ffff:ffff:ffff')).toBe('2001:db8:0:100::/56');
+    expect(throttleGroup('2001:db8:0:200::1')).toBe('2001:db8:0:200::/56');
+    expect(throttleGroup('2001:db8:0:1ab::1')).not.toBe(throttleGroup('2001:db8:1:1ab::1'));
+    expect(throttleGroup('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(throttleGroup('::ffff:c000:201')).toBe('192.0.2.1');
+    expect(throttleGroup('192.0.2.1')).toBe('192.0.2.1');
+    expect(throttleGroup('::1')).toBe('0:0:0:0::/56');
+  });
+
+  it('walks X-Forwarded-For from its end, one entry per trusted hop, and stops at garbage', () => {
+    const xff = '203.0.113.1, 198.51.100.2, 192.0.2.3';
+    expect(clientAddress('::ffff:10.0.0.1', xff, 0)).toBe('10.0.0.1');
+    expect(clientAddress('::ffff:10.0.0.1', xff, 1)).toBe('192.0.2.3');
+    expect(clientAddress('10.0.0.1', xff, 2)).toBe('198.51.100.2');
+    expect(clientAddress('10.0.0.1', xff, 9)).toBe('203.0.113.1');
+    expect(clientAddress('10.0.0.1', 'evil, not-an-ip', 2)).toBe('10.0.0.1');
+    expect(clientAddress('10.0.0.1', '[2001:db8::1]:443', 1)).toBe('2001:db8:0:0::/56');
+    expect(clientAddress('10.0.0.1', '192.0.2.9:5000', 1)).toBe('192.0.2.9');
+    expect(clientAddress(undefined, '192.0.2.9', 1)).toBe('unknown');
+  });
+});
+
+describe('share throttling', () => {
+  afterEach(() => t.close());
+
+  async function protectedShare(): Promise<{ shareId: string; pasteId: string; owner: string }> {
+    const owner = await t.userToken('alice');
+    const paste = await t.request('POST', '/api/paste', { token: owner, json: { content: 'secret notes' } });
+    const share = await t.request('POST', '/api/share', {
+      token: owner,
+      json: { type: 'paste', id: paste.body.id, password: 'share-pass' },
+    });
+    expect(share.status).toBe(201);
+    return { shareId: share.body.id, pasteId: paste.body.id, owner };
+  }
+
+  it('locks a share password out after 10 wrong guesses from an address, the right one included', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    const { shareId, pasteId, owner } = await protectedShare();
+    const read = (password: string, from = '192.0.2.1') =>
+      t.request('GET', `/api/share/${shareId}`, { headers: { 'x-share-password': password, 'x-forwarded-for': from } });
+    for (let i = 0; i < GUESSES_PER_ADDRESS; i += 1) {
+      expect((await read(`guess-${i}`)).body.error).toBe('share_password_invalid');
+    }
+    expectLockout(await read('wrong-again'));
+    expectLockout(await read('share-pass'));
+    const content = await t.request('GET', `/api/share/${shareId}/content`, {
+      headers: { 'x-share-password': 'share-pass', 'x-forwarded-for': '192.0.2.1' },
+    });
+    expectLockout(content);
+    const viaHeader = await t.request('GET', `/api/paste/${pasteId}`, {
+      headers: { 'x-share-id': shareId, 'x-share-password': 'share-pass', 'x-forwarded-for': '192.0.2.1' },
+    });
+    expectLockout(viaHeader);
+    expect((await read('share-pass', '192.0.2.2')).status).toBe(200);
+    expect((await t.request('GET', `/api/share/${shareId}`, { token: owner })).status).toBe(200);
+  });
+
+  it('caps wrong guesses at one share at 100 an hour, whatever the addresses', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    const { shareId } = await protectedShare();
+    for (let i = 0; i < GUESSES_PER_TARGET_PER_HOUR; i += 1) {
+      const from = `198.51.100.${Math.floor(i / (GUESSES_PER_ADDRESS - 1))}`;
+      const res = await t.request('GET', `/api/share/${shareId}`, {
+        headers: { 'x-share-password': `guess-${i}`, 'x-forwarded-for': from },
+      });
+      expect(res.status).toBe(401);
+    }
+    const late = await t.request('GET', `/api/share/${shareId}`, {
+      headers: { 'x-share-password': 'share-pass', 'x-forwarded-for': '192.0.2.200' },
+    });
+    expectLockout(late);
+  });
+
+  it('answers 404 to unknown share ids, then 429 to every share lookup from that address', async () => {
+    t = await makeHttp({ trustProxy: 1 });
+    const owner = await t.userToken('alice');
+    const paste = await t.request('POST', '/api/paste', { token: owner, json: { content: 'hello' } });
+    const share = await t.request('POST', '/api/share', { token: owner, json: { type: 'paste', id: paste.body.id } });
+    const lookup = (id: string, from: string) =>
+      t.request('GET', `/api/share/${id}`, { headers: { 'x-forwarded-for': from } });
+    for (let i = 0; i < UNKNOWN_SHARE_LOOKUPS; i += 1) {
+      expect((await lookup(`guessed-id-${i}`, '192.0.2.1')).status).toBe(404);
+    }
+    expectLockout(await lookup('guessed-id-again', '192.0.2.1'));
+    expectLockout(await lookup(share.body.id, '192.0.2.1'));
+    const viaHeader = await t.request('GET', `/api/paste/${paste.body.id}`, {
+      headers: { 'x-share-id': share.body.id, 'x-forwarded-for': '192.0.2.1' },
+    });
+    expectLockout(viaHeader);
+    expect((await lookup(share.body.id, '192.0.2.2')).status).toBe(200);
+  });
+});
