@@ -10,7 +10,8 @@ export interface Plan {
   /** Rounds of raw, Koa, Coffer in turn; each server's best round counts. */
   readRounds: number;
   uploadBytes: number;
-  downloadRuns: number;
+  /** Rounds of every upload and download variant in turn; each variant's best round counts. */
+  transferRounds: number;
   loginSeconds: number;
   loginConcurrency: number;
   /** File counts at which search and the folder subtree are measured; the last is the whole data set. */
@@ -32,7 +33,7 @@ const QUICK: Plan = {
   readConnections: 50,
   readRounds: 1,
   uploadBytes: 64 * MiB,
-  downloadRuns: 3,
+  transferRounds: 2,
   loginSeconds: 4,
   loginConcurrency: 8,
   scales: [1_000, 10_000],
@@ -49,7 +50,6 @@ const FULL: Plan = {
   readWarmupSeconds: 2,
   readRounds: 2,
   uploadBytes: 1024 * MiB,
-  downloadRuns: 2,
   loginSeconds: 15,
   scales: [10_000, 100_000],
   folders: 1_000,

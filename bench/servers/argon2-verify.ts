@@ -11,16 +11,16 @@ const password = 'bench-password-1234';
 const digest = await hash(password, { type: argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
 await verify(digest, password);
 
+// Counted as autocannon counts logins: only what completes within the duration, divided by the duration.
 let verified = 0;
-const started = performance.now();
-const deadline = started + durationMs;
+const deadline = performance.now() + durationMs;
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
     while (performance.now() < deadline) {
       if (!(await verify(digest, password))) throw new Error('argon2 verify failed on the right password');
-      verified++;
+      if (performance.now() <= deadline) verified++;
     }
   }),
 );
-const seconds = (performance.now() - started) / 1000;
+const seconds = durationMs / 1000;
 console.log(JSON.stringify({ verified, seconds, perSecond: verified / seconds }));

@@ -49,7 +49,7 @@ describe('POST /api/auth/login', () => {
     expect(array.status).toBe(400);
   });
 
-  it('answers 413 payload_too_large past 64 KiB', async () => {
+  it('answers 413 payload_too_large past the 16 KiB auth body cap', async () => {
     const res = await t.request('POST', '/api/auth/login', {
       json: { username: 'alice', password: 'x'.repeat(70 * 1024) },
     });

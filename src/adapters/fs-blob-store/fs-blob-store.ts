@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
 import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
+import { entriesOf, modifiedAt } from './fs-walk.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -17,16 +18,6 @@ export interface FsBlobStoreOptions {
 const KEY_PATTERN = /^[0-9a-f]{32}$/;
 const SHARD_PATTERN = /^[0-9a-f]{2}$/;
 const newKey = () => randomBytes(16).toString('hex');
-
-/** The entries of `dir`, or none when it does not exist yet (nothing was ever written). */
-async function entriesOf(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return [];
-    throw pathless(err, 'list its directory');
-  }
-}
 
 function assertRange(range: ByteRange): void {
   const { start, end } = range;
@@ -121,7 +112,7 @@ export class FsBlobStore implements BlobStore {
       if (!SHARD_PATTERN.test(shard)) continue;
       for (const key of await entriesOf(join(this.blobsDir, shard))) {
         if (!KEY_PATTERN.test(key) || !key.startsWith(shard)) continue;
-        const modified = await this.modifiedAt(this.pathOf(key));
+        const modified = await modifiedAt(this.pathOf(key));
         if (modified !== null) yield { key, createdAt: modified };
       }
     }
@@ -132,7 +123,7 @@ export class FsBlobStore implements BlobStore {
     let removed = 0;
     for (const name of await entriesOf(this.tmpDir)) {
       const path = join(this.tmpDir, name);
-      const modified = await this.modifiedAt(path);
+      const modified = await modifiedAt(path);
       if (modified === null || modified >= before) continue;
       await unlink(path).then(
         () => removed++,
@@ -142,16 +133,6 @@ export class FsBlobStore implements BlobStore {
       );
     }
     return removed;
-  }
-
-  /** Null when the entry went away in the meantime (deleted while the walk ran). */
-  private async modifiedAt(path: string): Promise<Date | null> {
-    try {
-      return (await stat(path)).mtime;
-    } catch (err) {
-      if (isErrno(err, 'ENOENT')) return null;
-      throw pathless(err, 'list its directory');
-    }
   }
 
   private pathFor(key: string): string | null {
