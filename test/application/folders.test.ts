@@ -156,6 +156,23 @@ describe('updating folders', () => {
     expect((await core.updateFolder.execute({ actor: alice, id: t.sub.id, parentId: null })).parentId).toBeNull();
   });
 
+  it('never lets two crossing moves make a cycle', async () => {
+    const { core, ports, alice } = await setup();
+    const a = await mkdir(core, alice, 'a');
+    const b = await mkdir(core, alice, 'b');
+    const results = await Promise.allSettled([
+      core.updateFolder.execute({ actor: alice, id: a.id, parentId: b.id }),
+      core.updateFolder.execute({ actor: alice, id: b.id, parentId: a.id }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    // Whichever won, both folders still hang from the root.
+    for (const id of [a.id, b.id]) {
+      const chain = await ports.folders.chain(id);
+      const top = await ports.folders.findById(chain[0]!);
+      expect(top?.parentId).toBeNull();
+    }
+  });
+
   it('refuses a move that would push the deepest descendant past the depth limit', async () => {
     const { core, alice } = await setup();
     let parentId: string | null = null;
