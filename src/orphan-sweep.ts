@@ -2,7 +2,7 @@ import type { Core } from './application/index.js';
 import type { PersistenceKind } from './config.js';
 import type { Logger } from './logger.js';
 
-/** Bytes younger than this may belong to an upload whose record is still on its way; they are never swept. */
+/** Bytes and usage holds younger than this may belong to an upload still on its way; they are never swept. */
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 /** Between start-ups, orphans (a failed blob delete, another instance's crash) are swept this often. */
 export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -20,17 +20,35 @@ export function maySweep(persistence: PersistenceKind): boolean {
   return persistence !== 'memory';
 }
 
-/** One sweep; a failure is logged and left for the next run, never allowed to stop the service. */
+/** One sweep of bytes; a failure is logged and left for the next run, never allowed to stop the service. */
 export async function sweepOrphanBlobs(core: Core, logger: Logger, graceMs = SWEEP_GRACE_MS): Promise<void> {
   try {
     const report = await core.sweepOrphanBlobs.execute({ graceMs });
     if (report.deleted + report.incomplete === 0) logger.debug(report, 'swept orphan blobs: none found');
-    // Orphans mean an upload was cut short past its own cleanup (a crash); its reservation may still be counted.
-    else logger.warn(report, 'swept orphan blobs; usage counters may still count those uploads until reconciled');
+    // Orphans mean an upload was cut short past its own cleanup (a crash); its counts go with its stale hold.
+    else logger.warn(report, 'swept orphan blobs');
     if (report.failed > 0) logger.error(report, 'some orphan blobs could not be deleted; the next sweep retries');
   } catch (err) {
     logger.error({ err }, 'sweeping orphan blobs failed');
   }
+}
+
+/** One sweep of usage holds uploads left when they died; logged like the sweep of bytes, never thrown. */
+export async function sweepStaleHolds(core: Core, logger: Logger, graceMs = SWEEP_GRACE_MS): Promise<void> {
+  try {
+    const report = await core.sweepStaleHolds.execute({ graceMs });
+    if (report.stale === 0) logger.debug(report, 'swept stale usage holds: none found');
+    else logger.warn(report, 'swept stale usage holds of uploads that died');
+    if (report.failed > 0) logger.error(report, 'some usage holds could not be settled; the next sweep retries');
+  } catch (err) {
+    logger.error({ err }, 'sweeping stale usage holds failed');
+  }
+}
+
+/** Both sweeps, the counters first: what a crash left in them is corrected before its bytes are looked at. */
+export async function sweepAfterCrashes(core: Core, logger: Logger, graceMs = SWEEP_GRACE_MS): Promise<void> {
+  await sweepStaleHolds(core, logger, graceMs);
+  await sweepOrphanBlobs(core, logger, graceMs);
 }
 
 /**
@@ -40,7 +58,7 @@ export async function sweepOrphanBlobs(core: Core, logger: Logger, graceMs = SWE
 export function scheduleOrphanSweeps(core: Core, logger: Logger, options: SweepOptions = {}): () => Promise<void> {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
-    running ??= sweepOrphanBlobs(core, logger, options.graceMs).finally(() => {
+    running ??= sweepAfterCrashes(core, logger, options.graceMs).finally(() => {
       running = null;
     });
   }, options.intervalMs ?? SWEEP_INTERVAL_MS);

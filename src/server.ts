@@ -13,7 +13,7 @@ import {
 } from './composition.js';
 import type { Config, PersistenceKind } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { maySweep, scheduleOrphanSweeps, sweepOrphanBlobs, type SweepOptions } from './orphan-sweep.js';
+import { maySweep, scheduleOrphanSweeps, sweepAfterCrashes, type SweepOptions } from './orphan-sweep.js';
 
 export interface RunningCoffer {
   server: Server;
@@ -29,7 +29,7 @@ export interface RunningCoffer {
 
 export type StartOptions = BuildOptions &
   Pick<ConnectOptions, 'probe' | 'mongo'> & {
-    /** The orphan-blob sweep's grace period and schedule (tests shorten them). */
+    /** The sweeps' grace period and schedule (tests shorten them). */
     sweep?: SweepOptions;
   };
 
@@ -86,8 +86,9 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
     container = buildContainer(config, { ...options, logger, persistence });
     core = container.get<Core>(Core);
     await bootstrapAdmin(core, config, logger);
-    // Bytes a crash left without a record go before anything is served; the schedule catches later ones.
-    if (maySweep(persistence.kind)) await sweepOrphanBlobs(core, logger, options.sweep?.graceMs);
+    // What a crash left (counts held for, bytes written for a record that never came) goes before anything is
+    // served; the schedule catches later ones.
+    if (maySweep(persistence.kind)) await sweepAfterCrashes(core, logger, options.sweep?.graceMs);
     server = await serve(container, config);
   } catch (err) {
     await persistence.close().catch(() => undefined);

@@ -87,6 +87,18 @@ export interface SweepReport {
   incomplete: number;
 }
 
+/** What one sweep of stale usage holds (counts of uploads that died before recording their file) found and did. */
+export interface HoldSweepReport {
+  /** Holds that had not grown for the grace period. */
+  stale: number;
+  /** Holds whose file record exists: the counts were right, only the hold went. */
+  settled: number;
+  /** Holds whose file never got recorded: their counts were given back. */
+  released: number;
+  /** Holds that could not be handled; the next sweep tries again. */
+  failed: number;
+}
+
 /** Every use case of Coffer; the one object HTTP and embedding hosts talk to. */
 export const Core = Symbol('Core');
 export interface Core {
@@ -170,4 +182,6 @@ export interface Core {
   // maintenance (the server runs it; no client can)
   /** Deletes blobs no file points at once they are older than `graceMs`, and the store's interrupted writes. */
   sweepOrphanBlobs: UseCase<{ graceMs: number }, SweepReport>;
+  /** Settles or gives back the usage holds of uploads that stopped more than `graceMs` ago (a crash). */
+  sweepStaleHolds: UseCase<{ graceMs: number }, HoldSweepReport>;
 }

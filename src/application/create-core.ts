@@ -46,6 +46,7 @@ import { UpdateUser } from './admin/update-user.js';
 import { DeleteUser } from './admin/delete-user.js';
 import { ReconcileUsage } from './admin/reconcile-usage.js';
 import { SweepOrphanBlobs } from './maintenance/sweep-orphan-blobs.js';
+import { SweepStaleHolds } from './maintenance/sweep-stale-holds.js';
 
 /** Builds every use case on the given ports. The composition root and embedding hosts both come through here. */
 export function createCore(p: Ports): Core {
@@ -96,5 +97,6 @@ export function createCore(p: Ports): Core {
     deleteUser: new DeleteUser(p),
     reconcileUsage: new ReconcileUsage(p),
     sweepOrphanBlobs: new SweepOrphanBlobs(p),
+    sweepStaleHolds: new SweepStaleHolds(p),
   };
 }

@@ -3,6 +3,10 @@ import type { UsageCounter } from '../../src/application/ports/index.js';
 import { ZERO_USAGE, type Usage } from '../../src/domain/index.js';
 
 const usage = (counts: Partial<Usage>): Usage => ({ ...ZERO_USAGE, ...counts });
+const T0 = new Date('2026-11-22T10:00:00.000Z');
+const later = (ms: number) => new Date(T0.getTime() + ms);
+/** Shaped like ids.newId(): base64url, so '-' and '_' occur. */
+const HOLD = 'aB3-_xYz0123456789abcd';
 
 /** Every UsageCounter adapter runs this. `make` must return an adapter over empty storage. */
 export function usageCounterContract(name: string, make: () => Promise<UsageCounter>): void {
@@ -118,6 +122,113 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       (await counter.get('u2')).files = 1;
       expect(await counter.get('u1')).toEqual(usage({ files: 3 }));
       expect(await counter.get('u2')).toEqual(ZERO_USAGE);
+    });
+
+    describe('holds', () => {
+      it('records a held reservation with the counter, and settling keeps the counts', async () => {
+        expect(await counter.reserve('u1', 'files', 1, 10, { id: HOLD, at: T0 })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 700, 1000, { id: HOLD, at: later(5) })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 300, 1000, { id: HOLD, at: later(10) })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 1, 1000, { id: HOLD, at: later(20) })).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 1000 }));
+        expect(await counter.staleHolds(later(60_000))).toEqual([
+          { userId: 'u1', holdId: HOLD, amounts: { files: 1, storage: 1000 }, at: later(10) },
+        ]);
+        expect(await counter.settleHold('u1', HOLD)).toEqual({ files: 1, storage: 1000 });
+        expect(await counter.settleHold('u1', HOLD)).toBeNull();
+        expect(await counter.staleHolds(later(60_000))).toEqual([]);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 1000 }));
+        await counter.releaseHold('u1', HOLD);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 1000 }));
+      });
+
+      it('releases exactly what a hold holds, once, and leaves other holds and counts alone', async () => {
+        await counter.set('u1', usage({ files: 4, storage: 5000, shares: 2 }));
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0 });
+        await counter.reserve('u1', 'storage', 123, 10_000, { id: 'h1', at: T0 });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h2', at: T0 });
+        await counter.reserve('u1', 'storage', 7, 10_000);
+        await counter.releaseHold('u1', 'h1');
+        expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 5007, shares: 2 }));
+        await counter.releaseHold('u1', 'h1');
+        await counter.releaseHold('u2', 'h1');
+        expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 5007, shares: 2 }));
+        expect((await counter.staleHolds(later(1))).map((h) => h.holdId)).toEqual(['h2']);
+      });
+
+      it('floors a released hold at zero when the counter holds less', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: HOLD, at: T0 });
+        await counter.reserve('u1', 'storage', 900, 1000, { id: HOLD, at: T0 });
+        await counter.release('u1', 'storage', 500);
+        await counter.releaseHold('u1', HOLD);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.staleHolds(later(1))).toEqual([]);
+      });
+
+      it('lists only holds that last grew before the cutoff, across users', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'old', at: T0 });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'busy', at: T0 });
+        await counter.reserve('u1', 'storage', 10, 100, { id: 'busy', at: later(3000) });
+        await counter.reserve('u2', 'files', 1, 10, { id: 'other', at: later(1000) });
+        const ids = async (cutoff: Date) => (await counter.staleHolds(cutoff)).map((h) => h.holdId).sort();
+        expect(await ids(T0)).toEqual([]);
+        expect(await ids(later(1))).toEqual(['old']);
+        expect(await ids(later(2000))).toEqual(['old', 'other']);
+        expect(await ids(later(3001))).toEqual(['busy', 'old', 'other']);
+        const other = (await counter.staleHolds(later(3001))).find((h) => h.holdId === 'other');
+        expect(other).toEqual({ userId: 'u2', holdId: 'other', amounts: { files: 1 }, at: later(1000) });
+      });
+
+      it('records nothing for a refused held reservation', async () => {
+        expect(await counter.reserve('u1', 'files', 1, 0, { id: HOLD, at: T0 })).toBe(false);
+        expect(await counter.staleHolds(later(1))).toEqual([]);
+        expect(await counter.settleHold('u1', HOLD)).toBeNull();
+      });
+
+      it('forgets holds on set and remove', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0 });
+        await counter.reserve('u2', 'files', 1, 10, { id: 'h2', at: T0 });
+        await counter.set('u1', usage({ files: 3 }));
+        await counter.remove('u2');
+        expect(await counter.staleHolds(later(1))).toEqual([]);
+        await counter.releaseHold('u1', 'h1');
+        expect(await counter.get('u1')).toEqual(usage({ files: 3 }));
+      });
+
+      it('refuses a hold id that could address another field', async () => {
+        for (const id of ['a.b', '$x', '', 'a b']) {
+          await expect(counter.reserve('u1', 'files', 1, 10, { id, at: T0 })).rejects.toThrow(RangeError);
+        }
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+      });
+
+      it('lets exactly max of 20 parallel held reservations through, and each hold holds its own', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => counter.reserve('u1', 'files', 1, 5, { id: `h${i}`, at: T0 })),
+        );
+        expect(results.filter(Boolean)).toHaveLength(5);
+        const holds = await counter.staleHolds(later(1));
+        expect(holds.map((h) => h.holdId).sort()).toEqual(
+          results.flatMap((ok, i) => (ok ? [`h${i}`] : [])).sort(),
+        );
+        for (const hold of holds) expect(hold.amounts).toEqual({ files: 1 });
+        await Promise.all(holds.map((h) => counter.releaseHold('u1', h.holdId)));
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+      });
+
+      it('stays exact when a hold is released while reservations and settles of others run', async () => {
+        await counter.reserve('u1', 'storage', 100, 10_000, { id: 'gone', at: T0 });
+        await Promise.all([
+          counter.releaseHold('u1', 'gone'),
+          ...Array.from({ length: 10 }, (_, i) =>
+            counter.reserve('u1', 'storage', 10, 10_000, { id: `k${i}`, at: T0 }),
+          ),
+          ...Array.from({ length: 10 }, () => counter.reserve('u1', 'storage', 1, 10_000)),
+        ]);
+        await Promise.all(Array.from({ length: 10 }, (_, i) => counter.settleHold('u1', `k${i}`)));
+        expect((await counter.get('u1')).storage).toBe(110);
+        expect(await counter.staleHolds(later(1))).toEqual([]);
+      });
     });
   });
 }

@@ -6,7 +6,7 @@ import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createCore, type Core, type FileRepository, type Ports } from '../../src/application/index.js';
-import { BLOB_BUCKET, GridFsBlobStore } from '../../src/adapters/mongodb/index.js';
+import { BLOB_BUCKET, COLLECTIONS, GridFsBlobStore, MongoUsageCounter } from '../../src/adapters/mongodb/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { scheduleOrphanSweeps, sweepOrphanBlobs } from '../../src/orphan-sweep.js';
@@ -184,6 +184,7 @@ describe('the scheduled sweep', () => {
           return { scanned: 0, deleted: 0, failed: 0, incomplete: 0 };
         },
       },
+      sweepStaleHolds: { execute: async () => ({ stale: 0, settled: 0, released: 0, failed: 0 }) },
     } as unknown as Core;
     const stop = scheduleOrphanSweeps(core, createLogger('silent'), { intervalMs: 10 });
     await new Promise((r) => setTimeout(r, 300));
@@ -249,7 +250,7 @@ describe('the start-up sweep', () => {
       return ((await res.json()) as { id: string }).id;
     }
 
-    it('with the fs store: bytes a crash left go at the next start, recorded bytes stay', async () => {
+    it('with the fs store: bytes and counts a crash left go at the next start, recorded ones stay', async () => {
       const dbName = freshDbName();
       databases.push(dbName);
       const dataDir = mkdtempSync(join(tmpdir(), 'coffer-sweep-'));
@@ -258,6 +259,15 @@ describe('the start-up sweep', () => {
       await uploadAs(first.url, 'recorded');
       await first.close();
       const [recorded] = await keysOnDisk(dataDir);
+      // The counts the crashed upload had reserved, under its hold, as the upload wrote them.
+      const client = await MongoClient.connect(target!.uri);
+      const usage = new MongoUsageCounter(client.db(dbName));
+      const [rootId] = await client.db(dbName).collection<{ _id: string }>(COLLECTIONS.usage).distinct('_id');
+      const recordedUsage = await usage.get(rootId!);
+      expect(recordedUsage).toMatchObject({ files: 1, storage: 'recorded'.length });
+      const lostHold = { id: 'never-recorded-file_id', at: new Date(Date.now() - 2 * HOUR) };
+      await usage.reserve(rootId!, 'files', 1, 100, lostHold);
+      await usage.reserve(rootId!, 'storage', 'never recorded'.length, 10_000, lostHold);
 
       // The crash: bytes written by an upload whose record never made it, and a temporary file of another.
       const orphan = 'cd'.repeat(16);
@@ -274,6 +284,8 @@ describe('the start-up sweep', () => {
       }
 
       await restart(config);
+      expect(await usage.get(rootId!)).toEqual(recordedUsage);
+      await client.close();
       expect(await keysOnDisk(dataDir)).toEqual([recorded]);
       expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
       expect((await stat(join(dataDir, 'blobs', recorded!.slice(0, 2), recorded!))).size).toBe('recorded'.length);

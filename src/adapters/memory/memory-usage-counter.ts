@@ -1,21 +1,37 @@
 import { injectable } from 'inversify';
 import { fits, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
-import type { UsageCounter } from '../../application/ports/index.js';
+import { HOLD_ID, type HeldAmounts, type Hold, type UsageCounter } from '../../application/ports/index.js';
+
+type Amounts = Partial<Record<LimitKind, number>>;
+interface HeldEntry {
+  amounts: Amounts;
+  at: Date;
+}
 
 /**
- * Every change reads and writes the counter in one synchronous step (no await in between), which is what makes
- * it atomic under concurrent calls, the same guarantee as a conditional `$inc`.
+ * Every change reads and writes the counter (and its hold) in one synchronous step (no await in between), which is
+ * what makes it atomic under concurrent calls, the same guarantee as a conditional `$inc`.
  */
 @injectable()
 export class MemoryUsageCounter implements UsageCounter {
   private readonly counters = new Map<string, Usage>();
+  private readonly holds = new Map<string, Map<string, HeldEntry>>();
 
-  async reserve(userId: string, kind: LimitKind, amount: number, max: number): Promise<boolean> {
+  async reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean> {
     assertAmount(amount);
+    if (hold) assertHoldId(hold.id);
     const usage = this.counters.get(userId) ?? { ...ZERO_USAGE };
     if (!fits(usage[kind], amount, max)) return false;
     usage[kind] += amount;
     this.counters.set(userId, usage);
+    if (hold) {
+      const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
+      const entry = holds.get(hold.id) ?? { amounts: {}, at: new Date(hold.at) };
+      entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
+      if (hold.at.getTime() > entry.at.getTime()) entry.at = new Date(hold.at);
+      holds.set(hold.id, entry);
+      this.holds.set(userId, holds);
+    }
     return true;
   }
 
@@ -25,20 +41,59 @@ export class MemoryUsageCounter implements UsageCounter {
     if (usage) usage[kind] = Math.max(0, usage[kind] - amount);
   }
 
+  async settleHold(userId: string, holdId: string): Promise<Amounts | null> {
+    const entry = this.takeHold(userId, holdId);
+    return entry ? { ...entry.amounts } : null;
+  }
+
+  async releaseHold(userId: string, holdId: string): Promise<void> {
+    const entry = this.takeHold(userId, holdId);
+    const usage = this.counters.get(userId);
+    if (!entry || !usage) return;
+    for (const [kind, amount] of Object.entries(entry.amounts) as [LimitKind, number][]) {
+      usage[kind] = Math.max(0, usage[kind] - amount);
+    }
+  }
+
+  async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
+    const stale: HeldAmounts[] = [];
+    for (const [userId, holds] of this.holds) {
+      for (const [holdId, { amounts, at }] of holds) {
+        if (at.getTime() >= olderThan.getTime()) continue;
+        stale.push({ userId, holdId, amounts: { ...amounts }, at: new Date(at) });
+      }
+    }
+    return stale;
+  }
+
   async get(userId: string): Promise<Usage> {
     return { ...(this.counters.get(userId) ?? ZERO_USAGE) };
   }
 
   async set(userId: string, usage: Usage): Promise<void> {
     this.counters.set(userId, { ...usage });
+    this.holds.delete(userId);
   }
 
   async remove(userId: string): Promise<void> {
     this.counters.delete(userId);
+    this.holds.delete(userId);
+  }
+
+  private takeHold(userId: string, holdId: string): HeldEntry | undefined {
+    const holds = this.holds.get(userId);
+    const entry = holds?.get(holdId);
+    holds?.delete(holdId);
+    if (holds?.size === 0) this.holds.delete(userId);
+    return entry;
   }
 }
 
 /** A negative or fractional amount is a bug in the caller: it would let a counter run backwards past its floor. */
 function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`Invalid usage amount: ${amount}`);
+}
+
+function assertHoldId(id: string): void {
+  if (!HOLD_ID.test(id)) throw new RangeError(`Invalid hold id: ${JSON.stringify(id)}`);
 }

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { Double, type Collection, type Db } from 'mongodb';
 import { LIMIT_KINDS, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
-import type { UsageCounter } from '../../application/ports/index.js';
+import { HOLD_ID, type HeldAmounts, type Hold, type UsageCounter } from '../../application/ports/index.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 
@@ -9,7 +9,12 @@ import { COLLECTIONS, MongoDb } from './mongo-database.js';
  * One document per user. Counters are stored as doubles: storage sums beyond 2^31 bytes would otherwise depend on
  * the server promoting int32 on overflow, and doubles are exact far beyond any realistic byte count.
  */
-type UsageDoc = { _id: string } & Record<LimitKind, number | Double>;
+type Amounts = Partial<Record<LimitKind, number>>;
+type HoldDoc = { at: Date } & Partial<Record<LimitKind, number | Double>>;
+type UsageDoc = { _id: string; holds?: Record<string, HoldDoc> } & Record<LimitKind, number | Double>;
+
+/** How often releaseHold re-reads a hold that changed under it before giving up (the next sweep tries again). */
+const RELEASE_ATTEMPTS = 5;
 
 function toDoc(userId: string, usage: Usage): UsageDoc {
   const doc = { _id: userId } as UsageDoc;
@@ -21,6 +26,18 @@ function toUsage(doc: UsageDoc | null): Usage {
   const usage = { ...ZERO_USAGE };
   if (doc) for (const kind of LIMIT_KINDS) usage[kind] = Number(doc[kind] ?? 0);
   return usage;
+}
+
+function amountsOf(hold: HoldDoc): Amounts {
+  const amounts: Amounts = {};
+  for (const kind of LIMIT_KINDS) if (hold[kind] !== undefined) amounts[kind] = Number(hold[kind]);
+  return amounts;
+}
+
+/** The dotted path of a hold (or one of its fields); the id is checked so it can never address another field. */
+function holdPath(holdId: string, field?: string): string {
+  if (!HOLD_ID.test(holdId)) throw new RangeError(`Invalid hold id: ${JSON.stringify(holdId)}`);
+  return field === undefined ? `holds.${holdId}` : `holds.${holdId}.${field}`;
 }
 
 /** Every change is one conditional update on the server: the check and the change cannot be interleaved. */
@@ -36,16 +53,17 @@ export class MongoUsageCounter implements UsageCounter {
    * The conditional $inc cannot upsert (a miss on an existing, full counter would try to insert a duplicate), so a
    * first miss checks whether the document is there, creates the zero document if not, and tries once more.
    */
-  async reserve(userId: string, kind: LimitKind, amount: number, max: number): Promise<boolean> {
+  async reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean> {
     assertAmount(amount);
-    if (await this.tryIncrement(userId, kind, amount, max)) return true;
+    if (hold) holdPath(hold.id);
+    if (await this.tryIncrement(userId, kind, amount, max, hold)) return true;
     if (await this.usage.findOne({ _id: userId }, { projection: { _id: 1 } })) return false;
     try {
       await this.usage.insertOne(toDoc(userId, ZERO_USAGE));
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
-    return this.tryIncrement(userId, kind, amount, max);
+    return this.tryIncrement(userId, kind, amount, max, hold);
   }
 
   /**
@@ -71,6 +89,68 @@ export class MongoUsageCounter implements UsageCounter {
     }
   }
 
+  async settleHold(userId: string, holdId: string): Promise<Amounts | null> {
+    const path = holdPath(holdId);
+    const before = await this.usage.findOneAndUpdate(
+      { _id: userId, [path]: { $exists: true } },
+      { $unset: { [path]: '' } },
+      { projection: { [path]: 1 }, returnDocument: 'before' },
+    );
+    const hold = before?.holds?.[holdId];
+    return hold ? amountsOf(hold) : null;
+  }
+
+  /**
+   * Without pipeline updates the hold's amounts are read first; the update then names them (and the absence of every
+   * other kind) in its filter, so it applies only to the hold as read. Each counter is decremented when it holds
+   * enough and zeroed when it holds less, decided on the counter as read and checked by the same filter.
+   */
+  async releaseHold(userId: string, holdId: string): Promise<void> {
+    const path = holdPath(holdId);
+    for (let attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
+      const doc = await this.usage.findOne({ _id: userId, [path]: { $exists: true } });
+      const hold = doc?.holds?.[holdId];
+      if (!doc || !hold) return;
+      const filter: Record<string, unknown> = { _id: userId, [path]: { $exists: true } };
+      const inc: Record<string, Double> = {};
+      const zero: Record<string, Double> = {};
+      for (const [kind, amount] of LIMIT_KINDS.map((k) => [k, hold[k]] as const)) {
+        const held = holdPath(holdId, kind);
+        if (amount === undefined) {
+          filter[held] = { $exists: false };
+          continue;
+        }
+        const a = Number(amount);
+        filter[held] = a;
+        if (a === 0) continue;
+        const enough = Number(doc[kind] ?? 0) >= a;
+        filter[kind] = enough ? { $gte: a } : { $lt: a };
+        if (enough) inc[kind] = new Double(-a);
+        else zero[kind] = new Double(0);
+      }
+      const update = {
+        $unset: { [path]: '' as const },
+        ...(Object.keys(inc).length > 0 && { $inc: inc }),
+        ...(Object.keys(zero).length > 0 && { $set: zero }),
+      };
+      if ((await this.usage.updateOne(filter, update)).matchedCount === 1) return;
+    }
+    throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
+  }
+
+  /** Hold ids are field names, so the ages are compared here; one document per user keeps the hourly scan small. */
+  async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
+    const stale: HeldAmounts[] = [];
+    const docs = this.usage.find({ holds: { $exists: true } }, { projection: { holds: 1 } });
+    for await (const doc of docs) {
+      for (const [holdId, hold] of Object.entries(doc.holds ?? {})) {
+        if (hold.at.getTime() >= olderThan.getTime()) continue;
+        stale.push({ userId: doc._id, holdId, amounts: amountsOf(hold), at: hold.at });
+      }
+    }
+    return stale;
+  }
+
   async get(userId: string): Promise<Usage> {
     return toUsage(await this.usage.findOne({ _id: userId }));
   }
@@ -83,10 +163,17 @@ export class MongoUsageCounter implements UsageCounter {
     await this.usage.deleteOne({ _id: userId });
   }
 
-  private async tryIncrement(userId: string, kind: LimitKind, amount: number, max: number): Promise<boolean> {
+  private async tryIncrement(
+    userId: string,
+    kind: LimitKind,
+    amount: number,
+    max: number,
+    hold?: Hold,
+  ): Promise<boolean> {
+    const inc = { [kind]: new Double(amount), ...(hold && { [holdPath(hold.id, kind)]: new Double(amount) }) };
     const { matchedCount } = await this.usage.updateOne(
       { _id: userId, [kind]: { $lte: max - amount } },
-      { $inc: { [kind]: new Double(amount) } },
+      { $inc: inc, ...(hold && { $max: { [holdPath(hold.id, 'at')]: hold.at } }) },
     );
     return matchedCount === 1;
   }

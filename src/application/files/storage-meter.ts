@@ -7,17 +7,20 @@ export const STORAGE_BATCH = 1024 * 1024;
 /**
  * Meters one upload as its bytes arrive: refuses it past the upload cap, and reserves exactly the bytes of each batch
  * before passing the batch on. Reservations never run ahead of the bytes, so concurrent uploads near the limit do
- * not crowd each other out, and the counter never lags behind what was written.
+ * not crowd each other out, and the counter never lags behind what was written. What it reserved is given back
+ * through the upload's hold, never here.
  */
 export class StorageMeter {
   private reserved = 0;
   private received = 0;
 
   constructor(
-    private readonly p: Pick<Ports, 'usage'>,
+    private readonly p: Pick<Ports, 'usage' | 'clock'>,
     private readonly userId: string,
     private readonly maxStorage: number,
     private readonly maxBytes: number,
+    /** Every batch is reserved under this hold, which keeps it fresh while bytes keep arriving. */
+    private readonly holdId: string,
   ) {}
 
   async *metered(content: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -52,15 +55,11 @@ export class StorageMeter {
     }
   }
 
-  /** Gives back everything reserved, after a failed upload. */
-  async releaseAll(): Promise<void> {
-    const amount = this.reserved;
-    this.reserved = 0;
-    if (amount > 0) await this.p.usage.release(this.userId, 'storage', amount);
-  }
-
   private async reserve(amount: number): Promise<void> {
-    if (!(await this.p.usage.reserve(this.userId, 'storage', amount, this.maxStorage))) throw limitReached('storage');
+    const hold = { id: this.holdId, at: this.p.clock.now() };
+    if (!(await this.p.usage.reserve(this.userId, 'storage', amount, this.maxStorage, hold))) {
+      throw limitReached('storage');
+    }
     this.reserved += amount;
   }
 }

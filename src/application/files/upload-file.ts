@@ -1,4 +1,4 @@
-import type { StoredFile } from '../../domain/index.js';
+import type { LimitKind, StoredFile } from '../../domain/index.js';
 import { assertMay, cleanName, limitReached, normalizeMime, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
@@ -14,7 +14,8 @@ export const UNTITLED_FILE = 'untitled';
 
 /**
  * Streams an upload into the blob store, metering it against the upload cap and the storage limit as bytes arrive.
- * Whatever fails (client abort, limit, store, metadata), neither bytes nor counts remain.
+ * Whatever fails (client abort, limit, store, metadata), neither bytes nor counts remain. Every count it reserves is
+ * held under the file's id until the record exists, so a crash midway leaves a hold the sweep gives back.
  */
 export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
@@ -25,17 +26,20 @@ export class UploadFile implements Port {
     // An explicit name must be usable; a filename is whatever the client's disk had, so it only falls back.
     const displayName = name !== null ? requireName(name) : cleanName(filename) || UNTITLED_FILE;
     const limits = await limitsOf(this.p, actor.userId);
-    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files))) throw limitReached('files');
+    const id = this.p.ids.newId();
+    const hold = { id, at: this.p.clock.now() };
+    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) throw limitReached('files');
 
-    const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes);
+    const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);
     let blobKey: string | null = null;
+    let file: StoredFile;
     try {
       const blob = await this.p.blobs.write(meter.metered(content));
       blobKey = blob.key;
       meter.settle(blob.size);
       const now = this.p.clock.now();
-      const file: StoredFile = {
-        id: this.p.ids.newId(),
+      file = {
+        id,
         ownerId: actor.userId,
         folderId,
         name: displayName,
@@ -46,16 +50,35 @@ export class UploadFile implements Port {
         updatedAt: now,
       };
       await this.p.files.insert(file);
-      return fileView(file, null);
     } catch (err) {
-      await this.undo(actor.userId, blobKey, meter);
+      await this.undo(actor.userId, id, blobKey);
       throw err;
     }
+    await this.settle(file);
+    return fileView(file, null);
+  }
+
+  /**
+   * The counts now belong to the record. If settling fails the file stands and the sweep settles the hold later. If
+   * the hold no longer holds the whole upload, a sweep took it for crashed (no bytes for longer than the grace
+   * period) and gave counts back: the file would then exceed what is counted, so it goes.
+   */
+  private async settle(file: StoredFile): Promise<void> {
+    const held = await this.p.usage.settleHold(file.ownerId, file.id).catch(() => undefined);
+    if (held === undefined || (held?.files === 1 && (held.storage ?? 0) === file.size)) return;
+    const deleted = await this.p.files.delete(file.id);
+    await Promise.allSettled([this.p.blobs.delete(file.blobKey)]);
+    if (deleted && held) {
+      for (const [kind, amount] of Object.entries(held) as [LimitKind, number][]) {
+        await this.p.usage.release(file.ownerId, kind, amount);
+      }
+    }
+    throw new Error('The upload stalled past the grace period and its reservations were given back');
   }
 
   /** Best effort, in the usual order (bytes, then counts); the caller must see the original failure, not ours. */
-  private async undo(userId: string, blobKey: string | null, meter: StorageMeter): Promise<void> {
+  private async undo(userId: string, holdId: string, blobKey: string | null): Promise<void> {
     if (blobKey !== null) await Promise.allSettled([this.p.blobs.delete(blobKey)]);
-    await Promise.allSettled([meter.releaseAll(), this.p.usage.release(userId, 'files', 1)]);
+    await Promise.allSettled([this.p.usage.releaseHold(userId, holdId)]);
   }
 }

@@ -2,15 +2,50 @@ import type { LimitKind, Usage } from '../../domain/index.js';
 
 export const UsageCounter = Symbol('UsageCounter');
 
+/**
+ * Counts an unfinished create holds, tagged with the id of the record it will make. The tag is written in the same
+ * atomic update as the counter, so a crash between reserving and recording leaves a trace the sweep can act on.
+ * `at` is when the hold last grew: an upload still streaming keeps its hold fresh.
+ */
+export interface Hold {
+  id: string;
+  at: Date;
+}
+
+export interface HeldAmounts {
+  userId: string;
+  holdId: string;
+  amounts: Partial<Record<LimitKind, number>>;
+  at: Date;
+}
+
+/** Hold ids become field names in MongoDB, so they are limited to what ids.newId() yields (base64url: no '.' or '$'). */
+export const HOLD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Per-user counters. Every change is one atomic operation: never read-then-write. */
 export interface UsageCounter {
-  /** Adds `amount` to the counter if the result stays within `max`, in one atomic step; false otherwise. */
-  reserve(userId: string, kind: LimitKind, amount: number, max: number): Promise<boolean>;
+  /**
+   * Adds `amount` to the counter if the result stays within `max`, in one atomic step; false otherwise. With a hold,
+   * the same step adds the amount to the hold.
+   */
+  reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean>;
   /** Takes `amount` off the counter, never below zero. */
   release(userId: string, kind: LimitKind, amount: number): Promise<void>;
+  /**
+   * Forgets a hold and leaves the counters alone: its counts now belong to a stored record. Returns what the hold
+   * held (null when there was none), so the caller can tell whether all of its reservations are still counted.
+   */
+  settleHold(userId: string, holdId: string): Promise<Partial<Record<LimitKind, number>> | null>;
+  /**
+   * In one atomic step, takes the hold's amounts off the counters (never below zero) and forgets the hold: the
+   * create failed or died. A hold that is gone already changes nothing.
+   */
+  releaseHold(userId: string, holdId: string): Promise<void>;
+  /** Every hold that last grew before `olderThan`, across users. */
+  staleHolds(olderThan: Date): Promise<HeldAmounts[]>;
   /** Current counters (zeros for a user with none yet). */
   get(userId: string): Promise<Usage>;
-  /** Overwrites the counters (reconciling only). */
+  /** Overwrites the counters and forgets the user's holds (reconciling only: the counts then match the records). */
   set(userId: string, usage: Usage): Promise<void>;
   remove(userId: string): Promise<void>;
 }
