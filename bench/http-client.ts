@@ -1,4 +1,10 @@
-import { Agent, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import {
+  Agent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -19,6 +25,12 @@ export interface Sent {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+async function collect(res: IncomingMessage): Promise<Reply> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) };
+}
+
 /**
  * A keep-alive HTTP/1.1 client for one origin. Each section makes its own and closes it afterwards, so no socket
  * idles past the server's keep-alive timeout between sections and gets reset under a later request.
@@ -37,10 +49,7 @@ export class HttpClient {
   send({ method = 'GET', path, headers = {}, body, timeoutMs = DEFAULT_TIMEOUT_MS }: Sent): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(`${this.origin}${path}`, { method, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
+        collect(res).then(resolve, reject);
       });
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path} timed out after ${timeoutMs} ms`)));
       req.on('error', reject);
@@ -68,10 +77,7 @@ export class HttpClient {
   stream(path: string, headers: OutgoingHttpHeaders, source: AsyncIterable<Buffer>, timeoutMs: number): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(`${this.origin}${path}`, { method: 'POST', headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
+        collect(res).then(resolve, reject);
       });
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`upload to ${path} timed out after ${timeoutMs} ms`)));
       req.on('error', reject);

@@ -14,6 +14,8 @@ export interface Plan {
   transferRounds: number;
   loginSeconds: number;
   loginConcurrency: number;
+  /** Rounds of the login storm and the raw argon2 run in turn. */
+  loginRounds: number;
   /** File counts at which search and the folder subtree are measured; the last is the whole data set. */
   scales: number[];
   /** Folders at the last scale, in ten equal areas (each area a subtree of its own). */
@@ -28,14 +30,15 @@ export interface Plan {
 
 const QUICK: Plan = {
   mode: 'quick',
-  readSeconds: 4,
+  readSeconds: 3,
   readWarmupSeconds: 1,
   readConnections: 50,
   readRounds: 1,
   uploadBytes: 64 * MiB,
   transferRounds: 2,
-  loginSeconds: 4,
+  loginSeconds: 3,
   loginConcurrency: 8,
+  loginRounds: 1,
   scales: [1_000, 10_000],
   folders: 100,
   samples: 40,
@@ -50,7 +53,8 @@ const FULL: Plan = {
   readWarmupSeconds: 2,
   readRounds: 2,
   uploadBytes: 1024 * MiB,
-  loginSeconds: 15,
+  loginSeconds: 10,
+  loginRounds: 2,
   scales: [10_000, 100_000],
   folders: 1_000,
   samples: 100,

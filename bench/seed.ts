@@ -25,6 +25,8 @@ export interface Area {
  */
 export class Seeder {
   readonly areas: Area[] = [];
+  /** Files created per second, area by area. */
+  readonly rates: number[] = [];
   private files = 0;
   private readonly foldersPerArea: number;
   private readonly filesPerFolder: number;
@@ -81,6 +83,8 @@ export class Seeder {
     this.files += count;
     this.areas.push({ id: areaId, folderIds, entries: folderIds.length - 1 + count });
     const seconds = (nowMs() - started) / 1000;
-    log(`  area ${a}: ${folderIds.length} folders, ${count} files in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} files/s); ${this.files} files in all`);
+    const rate = Math.round(count / seconds);
+    log(`  area ${a}: ${folderIds.length} folders, ${count} files in ${seconds.toFixed(1)} s (${rate} files/s)`);
+    this.rates.push(rate);
   }
 }

@@ -48,4 +48,5 @@ export async function inParallel(count: number, width: number, task: (i: number)
 }
 
 export const MiB = 1024 * 1024;
+export const GiB = 1024 * MiB;
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

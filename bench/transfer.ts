@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { log, type Bench } from './context.js';
 import { HttpClient } from './http-client.js';
 import { streamedMultipart } from './multipart.js';
-import { memoryOf, resetPeak, sleep, type Child } from './processes.js';
+import { cpuSecondsOf, memoryOf, resetPeak, sleep, type Child } from './processes.js';
 import { figure } from './report.js';
-import { MiB, nowMs } from './stats.js';
+import { GiB, MiB, nowMs } from './stats.js';
 
 const TRANSFER_TIMEOUT_MS = 15 * 60_000;
 const RSS_POLL_MS = 20;
@@ -12,6 +12,8 @@ const RSS_POLL_MS = 20;
 interface Upload {
   mibPerSec: number;
   seconds: number;
+  /** Server CPU seconds (all threads) per GiB: the cost, whatever else the machine was doing. */
+  cpuPerGiB: number;
   rssGrowthBytes: number;
   /** The JSON answer of the server. */
   answer: { id?: string; size?: string };
@@ -43,9 +45,11 @@ async function upload(server: Child, path: string, token: string | null, bytes: 
       'content-length': form.length,
       ...(token === null ? {} : { authorization: `token ${token}` }),
     };
+    const cpuBefore = cpuSecondsOf(server.pid);
     const started = nowMs();
     const reply = await client.stream(path, headers, form.body(), TRANSFER_TIMEOUT_MS);
     const seconds = (nowMs() - started) / 1000;
+    const cpu = cpuSecondsOf(server.pid) - cpuBefore;
     if (reply.status !== 201) throw new Error(`upload to ${server.name} answered ${reply.status}: ${reply.body}`);
     polling = false;
     await poller;
@@ -53,6 +57,7 @@ async function upload(server: Child, path: string, token: string | null, bytes: 
     return {
       mibPerSec: bytes / MiB / seconds,
       seconds,
+      cpuPerGiB: cpu / (bytes / GiB),
       rssGrowthBytes: Math.max(0, peak - before),
       answer: JSON.parse(reply.body.toString('utf8')) as Upload['answer'],
     };
@@ -63,24 +68,32 @@ async function upload(server: Child, path: string, token: string | null, bytes: 
   }
 }
 
-/** One download of `path`: MiB/s of the file's bytes. */
-async function download(server: Child, path: string, token: string | null, bytes: number): Promise<number> {
+interface Download {
+  mibPerSec: number;
+  cpuPerGiB: number;
+}
+
+/** One download of `path`: MiB/s of the file's bytes, and the server's CPU per GiB. */
+async function download(server: Child, path: string, token: string | null, bytes: number): Promise<Download> {
   const client = new HttpClient(server.origin, 1);
   const headers = token === null ? {} : { authorization: `token ${token}` };
   try {
+    const cpuBefore = cpuSecondsOf(server.pid);
     const started = nowMs();
     const reply = await client.drain(path, headers, TRANSFER_TIMEOUT_MS);
     const seconds = (nowMs() - started) / 1000;
+    const cpu = cpuSecondsOf(server.pid) - cpuBefore;
     if (reply.status !== 200 || reply.bytes < bytes) {
       throw new Error(`download from ${server.name} answered ${reply.status} with ${reply.bytes} bytes`);
     }
-    return bytes / MiB / seconds;
+    return { mibPerSec: bytes / MiB / seconds, cpuPerGiB: cpu / (bytes / GiB) };
   } finally {
     client.close();
   }
 }
 
-const fastest = (runs: Upload[]) => runs.reduce((a, b) => (b.mibPerSec > a.mibPerSec ? b : a));
+const fastest = <T extends { mibPerSec: number }>(runs: T[]) =>
+  runs.reduce((a, b) => (b.mibPerSec > a.mibPerSec ? b : a));
 const mostMemory = (runs: Upload[]) => Math.max(...runs.map((run) => run.rssGrowthBytes));
 
 /**
@@ -92,7 +105,7 @@ export async function transfers(b: Bench): Promise<void> {
   const { uploadBytes: bytes, transferRounds: rounds } = b.plan;
   const label = `${bytes / MiB} MiB`;
   const up = { raw: [] as Upload[], rawFsync: [] as Upload[], coffer: [] as Upload[] };
-  const down = { raw: [] as number[], coffer: [] as number[] };
+  const down = { raw: [] as Download[], coffer: [] as Download[] };
   for (let round = 1; round <= rounds; round++) {
     log(`transfers, round ${round}/${rounds}: ${label} up to raw, raw + fsync, Coffer; then down from raw, Coffer`);
     up.raw.push(await upload(b.raw, '/upload', null, bytes));
@@ -108,14 +121,17 @@ export async function transfers(b: Bench): Promise<void> {
   b.details.transfers = { bytes, rounds, upload: up, download: down };
 
   const [raw, rawFsync, coffer] = [fastest(up.raw), fastest(up.rawFsync), fastest(up.coffer)];
+  const [rawDown, cofferDown] = [fastest(down.raw), fastest(down.coffer)];
   b.figures.push(
     figure(`upload ${label}`, 'MiB/s', coffer.mibPerSec, 'raw pipe', raw.mibPerSec, { atLeastRatio: 0.7 }),
-    figure(`upload ${label} vs durable raw (context)`, 'MiB/s', coffer.mibPerSec, 'raw pipe + fsync', rawFsync.mibPerSec),
+    figure(`upload ${label} vs raw + fsync (context)`, 'MiB/s', coffer.mibPerSec, 'raw + fsync', rawFsync.mibPerSec),
+    figure('upload server CPU per GiB', 's', coffer.cpuPerGiB, 'raw pipe', raw.cpuPerGiB),
     figure('upload peak RSS growth', 'MB', mostMemory(up.coffer) / 1e6, 'raw pipe growth', mostMemory(up.raw) / 1e6, {
       below: 64,
     }),
-    figure(`download ${label}`, 'MiB/s', Math.max(...down.coffer), 'raw createReadStream', Math.max(...down.raw), {
+    figure(`download ${label}`, 'MiB/s', cofferDown.mibPerSec, 'raw createReadStream', rawDown.mibPerSec, {
       atLeastRatio: 0.8,
     }),
+    figure('download server CPU per GiB', 's', cofferDown.cpuPerGiB, 'raw createReadStream', rawDown.cpuPerGiB),
   );
 }

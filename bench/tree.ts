@@ -98,7 +98,13 @@ function scaleFigures(b: Bench, s: Scale): void {
 function growthFigures(b: Bench, small: Scale, large: Scale): void {
   const span = `${k(large.files)} vs ${k(small.files)}`;
   const grow = (name: string, pick: (s: Scale) => Timed) =>
-    figure(`scaling: ${name} p50, ${span}`, 'ms', pick(large).coffer.p50, `p50 @ ${k(small.files)}`, pick(small).coffer.p50);
+    figure(
+      `scaling: ${name} p50, ${span}`,
+      'ms',
+      pick(large).coffer.p50,
+      `p50 @ ${k(small.files)}`,
+      pick(small).coffer.p50,
+    );
   b.figures.push(
     grow('search, whole account', (s) => s.wholeSearch),
     grow('search, one area', (s) => s.scopedSearch),
@@ -117,7 +123,7 @@ export async function treeAndSearch(b: Bench): Promise<void> {
     scales.push(scale);
     scaleFigures(b, scale);
   }
-  b.details.treeAndSearch = { queries: QUERIES, samples: b.plan.samples, scales };
+  b.details.treeAndSearch = { queries: QUERIES, samples: b.plan.samples, seedFilesPerSecond: seeder.rates, scales };
   const [small, large] = [scales[0], scales.at(-1)];
   if (small && large && small !== large) growthFigures(b, small, large);
 }

@@ -19,7 +19,8 @@ let views = 0;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  const length = Buffer.byteLength(text);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': length });
   res.end(text);
 }
 
@@ -45,7 +46,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const url = new URL(req.url ?? '/', 'http://raw');
   const fixture = /^\/fixture\/([\w-]+)$/.exec(url.pathname)?.[1];
   if (url.pathname === '/health') return json(res, 200, { status: 'ok' });
-  if (req.method === 'GET' && url.pathname.startsWith('/api/share/')) return json(res, 200, { ...share, views: ++views });
+  if (req.method === 'GET' && url.pathname.startsWith('/api/share/')) {
+    return json(res, 200, { ...share, views: ++views });
+  }
   if (fixture && req.method === 'PUT') {
     fixtures.set(fixture, JSON.parse((await readAll(req)).toString('utf8')));
     return json(res, 200, { stored: fixture });
@@ -54,7 +57,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     await readAll(req);
     return json(res, 200, fixtures.get(fixture));
   }
-  if (req.method === 'POST' && url.pathname === '/upload') return upload(req, res, url.searchParams.get('fsync') === '1');
+  if (req.method === 'POST' && url.pathname === '/upload') {
+    return upload(req, res, url.searchParams.get('fsync') === '1');
+  }
   if (req.method === 'GET' && url.pathname === '/download') return download(res);
   json(res, 404, { error: 'not_found' });
 }
