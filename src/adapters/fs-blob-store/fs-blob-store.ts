@@ -18,6 +18,7 @@ export interface FsBlobStoreOptions {
 const KEY_PATTERN = /^[0-9a-f]{32}$/;
 const SHARD_PATTERN = /^[0-9a-f]{2}$/;
 const newKey = () => randomBytes(16).toString('hex');
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 function assertRange(range: ByteRange): void {
   const { start, end } = range;
@@ -82,7 +83,9 @@ export class FsBlobStore implements BlobStore {
     const handle = await open(path, 'r').catch((err: unknown) => {
       throw isErrno(err, 'ENOENT') ? blobNotFound() : pathless(err, 'read a blob');
     });
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    // 1 MiB reads instead of the default 64 KiB: a large download costs a sixteenth of the read calls and chunks.
+    const chunking = { highWaterMark: READ_CHUNK_BYTES };
+    return handle.createReadStream(range ? { ...chunking, start: range.start, end: range.end } : chunking);
   }
 
   async size(key: string): Promise<number | null> {

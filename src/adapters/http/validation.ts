@@ -7,8 +7,11 @@ export const id = z.string().min(1).max(128);
 const ref = id.nullable();
 
 /** A zod failure as a bad_request whose message names each field, with the issues as details. */
-export function validationError(error: z.ZodError): DomainError {
-  const issues = error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+export function validationError(error: z.ZodError, field?: string): DomainError {
+  const issues = error.issues.map((issue) => ({
+    path: [...(field === undefined ? [] : [field]), ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
   const message = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
   return badRequest(message || 'Invalid input', { issues });
 }
@@ -19,8 +22,11 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   return result.data;
 }
 
+/** One shared schema for every id: building a schema per call made zod compile a parser on every request. */
 export function parseId(value: string | undefined, field = 'id'): string {
-  return parse(z.object({ [field]: id }), { [field]: value })[field] as string;
+  const result = id.safeParse(value);
+  if (!result.success) throw validationError(result.error, field);
+  return result.data;
 }
 
 // Objects strip unknown fields; a body that is not a JSON object fails as a whole.
