@@ -57,11 +57,15 @@ export class MongoUsageCounter implements UsageCounter {
     assertAmount(amount);
     if (hold) holdPath(hold.id);
     if (await this.tryIncrement(userId, kind, amount, max, hold)) return true;
-    if (await this.usage.findOne({ _id: userId }, { projection: { _id: 1 } })) return false;
-    try {
-      await this.usage.insertOne(toDoc(userId, ZERO_USAGE));
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+    // A miss means the limit is reached or the user has no usage document yet. In the second case a concurrent first
+    // reserve may create it at any moment, so the document's existence now says nothing about the limit: make sure
+    // it exists, then try once more; the conditional increment alone decides.
+    if (!(await this.usage.findOne({ _id: userId }, { projection: { _id: 1 } }))) {
+      try {
+        await this.usage.insertOne(toDoc(userId, ZERO_USAGE));
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
     }
     return this.tryIncrement(userId, kind, amount, max, hold);
   }
