@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/index.js';
-import { DomainError } from '../../src/domain/index.js';
 import type { Core, Ports } from '../../src/application/index.js';
-import { bytes, makeCore, signUp, TEST_LIMITS } from '../support/core.js';
-
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
+import { TEST_LIMITS, bytes, failure, makeCore, signUp } from '../support/core.js';
 
 const zeroUsage = {
   storage: { current: '0', max: String(TEST_LIMITS.storage) },

@@ -1,18 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DomainError } from '../../src/domain/index.js';
-import { makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, signUp } from '../support/core.js';
 
 const TTL = 60 * 60 * 1000;
-
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('login', () => {
   it('returns a session token and the user, and the token authenticates as that user', async () => {

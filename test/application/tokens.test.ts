@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/index.js';
-import { makeCore, signUp } from '../support/core.js';
-
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
+import { failure, makeCore, signUp } from '../support/core.js';
 
 describe('createApiToken', () => {
   it('returns the secret once, which authenticates as an uploader of that user', async () => {

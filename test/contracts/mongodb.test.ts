@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import { MongoClient, type Db } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/application/ports/blob-store.js';
 import {
   BLOB_BUCKET,
@@ -18,7 +18,7 @@ import {
   MongoUsageCounter,
   MongoUserRepository,
 } from '../../src/adapters/mongodb/index.js';
-import { getMongoUri, MONGO_SKIP_MESSAGE, TestDatabases } from '../support/mongo.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { blobStoreContract } from './blob-store.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
@@ -33,8 +33,7 @@ import { userRepositoryContract } from './user-repository.contract.js';
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
 
-let client: MongoClient;
-let databases: TestDatabases;
+let databases: { fresh(): Db };
 const dbOf = new Map<object, Db>();
 
 /** Every adapter instance gets a database of its own, with the production indexes. */
@@ -62,15 +61,7 @@ async function* pieces(count: number, size: number, failWith?: Error): AsyncIter
 }
 
 describe.skipIf(!target)('MongoDB adapters', () => {
-  beforeAll(async () => {
-    client = await MongoClient.connect(target!.uri);
-    databases = new TestDatabases(client);
-  });
-  afterAll(async () => {
-    await databases?.dropAll();
-    await client?.close();
-    await target?.stop();
-  });
+  databases = useFreshDatabases(target!);
 
   userRepositoryContract('MongoUserRepository', onFreshDb((db) => new MongoUserRepository(db)));
   // The fixtures' sessions expire at a fixed date; once that has passed, the TTL monitor could take them mid-test.

@@ -1,7 +1,6 @@
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryThrottle, MongoThrottle } from '../../src/adapters/rate-limit/index.js';
-import { getMongoUri, MONGO_SKIP_MESSAGE, TestDatabases } from '../support/mongo.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { throttleContract } from './throttle.contract.js';
 
 throttleContract('MemoryThrottle', async () => new MemoryThrottle());
@@ -10,17 +9,7 @@ const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
 
 describe.skipIf(!target)('MongoThrottle', () => {
-  let client: MongoClient;
-  let databases: TestDatabases;
-  beforeAll(async () => {
-    client = await MongoClient.connect(target!.uri);
-    databases = new TestDatabases(client);
-  });
-  afterAll(async () => {
-    await databases?.dropAll();
-    await client?.close();
-    await target?.stop();
-  });
+  const databases = useFreshDatabases(target!);
 
   throttleContract('MongoThrottle', async () => new MongoThrottle({ db: databases.fresh() }));
 

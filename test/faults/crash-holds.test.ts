@@ -1,11 +1,10 @@
-import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore, type Core, type Ports } from '../../src/application/index.js';
 import { STORAGE_BATCH } from '../../src/application/files/storage-meter.js';
 import { ensureIndexes, MongoFileRepository, MongoUsageCounter } from '../../src/adapters/mongodb/index.js';
 import { ZERO_USAGE, type Actor } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
-import { getMongoUri, MONGO_SKIP_MESSAGE, TestDatabases } from '../support/mongo.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 
 const HOUR = 3_600_000;
 const target = await getMongoUri();
@@ -146,17 +145,7 @@ function crashHoldsSuite(name: string, backing: Backing): void {
 crashHoldsSuite('memory', async () => ({}));
 
 describe.skipIf(!target)('on MongoDB', () => {
-  let client: MongoClient;
-  let databases: TestDatabases;
-  beforeAll(async () => {
-    client = await MongoClient.connect(target!.uri);
-    databases = new TestDatabases(client);
-  });
-  afterAll(async () => {
-    await databases?.dropAll();
-    await client?.close();
-    await target?.stop();
-  });
+  const databases = useFreshDatabases(target!);
 
   crashHoldsSuite('MongoDB', async () => {
     const db = databases.fresh();

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Actor, Limits } from '../../src/domain/index.js';
+import { DomainError, type Actor, type Limits } from '../../src/domain/index.js';
 import { createCore, type Core, type Ports } from '../../src/application/index.js';
 import { createMemoryRepositories } from '../../src/adapters/memory/index.js';
 import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
@@ -103,4 +103,15 @@ export async function readAll(iterable: AsyncIterable<Uint8Array>): Promise<Buff
   const parts: Buffer[] = [];
   for await (const part of iterable) parts.push(Buffer.from(part));
   return Buffer.concat(parts);
+}
+
+/** The DomainError a promise rejects with; any other outcome fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+  throw new Error('expected a DomainError');
 }

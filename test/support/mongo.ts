@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface MongoTarget {
   uri: string;
@@ -72,4 +73,28 @@ export class TestDatabases {
   async dropAll(): Promise<void> {
     await Promise.all(this.created.splice(0).map((db) => db.dropDatabase().catch(() => undefined)));
   }
+}
+
+/**
+ * Inside a describe: connects to `target` before its tests and, after them, drops every database handed out, closes
+ * the client and stops the server. Returns the source of fresh databases.
+ */
+export function useFreshDatabases(target: MongoTarget): { fresh(): Db } {
+  let client: MongoClient | undefined;
+  let databases: TestDatabases | undefined;
+  beforeAll(async () => {
+    client = await MongoClient.connect(target.uri);
+    databases = new TestDatabases(client);
+  });
+  afterAll(async () => {
+    await databases?.dropAll();
+    await client?.close();
+    await target.stop();
+  });
+  return {
+    fresh: () => {
+      if (!databases) throw new Error('useFreshDatabases: fresh() runs only inside tests');
+      return databases.fresh();
+    },
+  };
 }
