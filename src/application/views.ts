@@ -1,5 +1,6 @@
 import type { Collection, Folder, Limits, Paste, Share, StoredFile, Token, Usage, User, UserType } from '../domain/index.js';
 import { LIMIT_KINDS } from '../domain/index.js';
+import { isoTime } from './iso-time.js';
 
 /** The response shapes of SPEC.md: sizes as decimal strings, timestamps as ISO 8601 UTC, absent refs as null. */
 export interface FileView {
@@ -108,7 +109,7 @@ export interface SearchView {
   folders: FolderView[];
 }
 
-const iso = (d: Date) => d.toISOString();
+const iso = isoTime;
 
 export function fileView(file: StoredFile, shareId: string | null): FileView {
   return {

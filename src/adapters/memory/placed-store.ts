@@ -1,6 +1,5 @@
 import type { FolderRef } from '../../application/ports/index.js';
-import { Groups } from './groups.js';
-import { compareNamed, Smallest } from './order.js';
+import { merge, NameIndex } from './name-index.js';
 
 export interface Placed {
   id: string;
@@ -17,12 +16,13 @@ interface Row<T> {
 
 /**
  * Named records that sit in a folder or at their owner's root (files, folders), indexed by owner and by place
- * so listings and searches touch only the rows they can return. Hands out stored references: callers clone.
+ * so listings and searches touch only the rows they can return, in name order (see NameIndex). Hands out stored
+ * references: callers clone.
  */
 export class PlacedStore<T extends Placed> {
   private readonly rows = new Map<string, Row<T>>();
-  private readonly byOwner = new Groups<string, Row<T>>();
-  private readonly byPlace = new Groups<string, Row<T>>();
+  private readonly byOwner = new Map<string, NameIndex<Row<T>>>();
+  private readonly byPlace = new Map<string, NameIndex<Row<T>>>();
 
   constructor(private readonly placeOf: (item: T) => FolderRef) {}
 
@@ -35,30 +35,31 @@ export class PlacedStore<T extends Placed> {
     this.remove(item.id);
     const row = { id: item.id, item, lower: item.name.toLowerCase() };
     this.rows.set(item.id, row);
-    this.byOwner.set(item.ownerId, item.id, row);
-    this.byPlace.set(placeKey(item.ownerId, this.placeOf(item)), item.id, row);
+    indexIn(this.byOwner, item.ownerId).add(row);
+    indexIn(this.byPlace, placeKey(item.ownerId, this.placeOf(item))).add(row);
   }
 
   remove(id: string): T | undefined {
     const row = this.rows.get(id);
     if (!row) return undefined;
     this.rows.delete(id);
-    this.byOwner.delete(row.item.ownerId, id);
-    this.byPlace.delete(placeKey(row.item.ownerId, this.placeOf(row.item)), id);
+    removeFrom(this.byOwner, row.item.ownerId, id);
+    removeFrom(this.byPlace, placeKey(row.item.ownerId, this.placeOf(row.item)), id);
     return row.item;
   }
 
   ofOwner(ownerId: string): T[] {
-    return Array.from(this.byOwner.get(ownerId).values(), (row) => row.item);
+    const index = this.byOwner.get(ownerId);
+    return index ? Array.from(index.rows(), (row) => row.item) : [];
   }
 
   /** Ids of the owner's records directly in `place`. */
   idsIn(ownerId: string, place: FolderRef): Iterable<string> {
-    return this.byPlace.get(placeKey(ownerId, place)).keys();
+    return this.byPlace.get(placeKey(ownerId, place))?.ids() ?? [];
   }
 
   countIn(ownerId: string, place: FolderRef): number {
-    return this.byPlace.get(placeKey(ownerId, place)).size;
+    return this.byPlace.get(placeKey(ownerId, place))?.size ?? 0;
   }
 
   /**
@@ -67,16 +68,35 @@ export class PlacedStore<T extends Placed> {
    */
   find(ownerId: string, places: readonly FolderRef[] | null, query: string, limit: number): T[] {
     const needle = query.toLowerCase();
-    const hits = new Smallest<Row<T>>(compareNamed, limit);
-    const groups =
-      places === null
-        ? [this.byOwner.get(ownerId)]
-        : Array.from(new Set(places), (place) => this.byPlace.get(placeKey(ownerId, place)));
-    for (const group of groups) {
-      for (const row of group.values()) if (row.lower.includes(needle)) hits.offer(row);
+    if (places === null) return items(this.byOwner.get(ownerId)?.find(needle, limit) ?? []);
+    const runs: Row<T>[][] = [];
+    for (const place of new Set(places)) {
+      const run = this.byPlace.get(placeKey(ownerId, place))?.find(needle, limit);
+      if (run && run.length > 0) runs.push(run);
     }
-    return hits.sorted().map((row) => row.item);
+    // Each run is sorted already: merge them in pairs, each merge cut at the page, until one is left.
+    while (runs.length > 1) {
+      for (let i = 0; i + 1 < runs.length; i++) runs.splice(i, 2, merge(runs[i]!, runs[i + 1]!, limit));
+    }
+    return items(runs[0] ?? []);
   }
+}
+
+function indexIn<T>(indexes: Map<string, NameIndex<Row<T>>>, key: string): NameIndex<Row<T>> {
+  let index = indexes.get(key);
+  if (!index) indexes.set(key, (index = new NameIndex<Row<T>>()));
+  return index;
+}
+
+function removeFrom<T>(indexes: Map<string, NameIndex<Row<T>>>, key: string, id: string): void {
+  const index = indexes.get(key);
+  if (!index) return;
+  index.delete(id);
+  if (index.size === 0) indexes.delete(key);
+}
+
+function items<T>(rows: readonly Row<T>[]): T[] {
+  return rows.map((row) => row.item);
 }
 
 /** One key per (owner, folder or root); JSON keeps any id unambiguous. */

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { NameIndex, type NamedRow } from '../../src/adapters/memory/name-index.js';
+import { compareNamed } from '../../src/adapters/memory/order.js';
+
+/** What the index must answer: every live row containing the needle, by name then id, cut at the limit. */
+function expected(live: Map<string, NamedRow>, needle: string, limit: number): string[] {
+  return [...live.values()]
+    .filter((row) => row.lower.includes(needle))
+    .sort(compareNamed)
+    .slice(0, Math.max(0, limit))
+    .map((row) => row.id);
+}
+
+const ids = (rows: readonly NamedRow[]) => rows.map((row) => row.id);
+
+describe('NameIndex (memory adapter search index)', () => {
+  it('answers like a full scan through random adds, replacements, deletes and searches', () => {
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const syllables = ['ab', 'ba', 'abc', 'c', 'ca', 'b', 'aa', '.', '-', 'é'];
+    const needles = ['', 'a', 'ab', 'ba', 'abc', 'cab', 'aab', '.', 'é', 'zz', 'a\u0000b', 'bc-a'];
+    const index = new NameIndex<NamedRow>();
+    const live = new Map<string, NamedRow>();
+    for (let step = 0; step < 20_000; step++) {
+      const action = random(10);
+      if (action < 5) {
+        // Add or replace (ids collide often), so rows move between fresh, base and stale.
+        const id = `id-${random(600)}`;
+        const lower = Array.from({ length: 1 + random(4) }, () => syllables[random(syllables.length)]).join('');
+        const row = { id, lower };
+        index.add(row);
+        live.set(id, row);
+      } else if (action < 7) {
+        const id = `id-${random(600)}`;
+        index.delete(id);
+        live.delete(id);
+      } else {
+        const needle = needles[random(needles.length)]!;
+        const limit = [0, 1, 5, 50, 10_000][random(5)]!;
+        expect(ids(index.find(needle, limit)), `step ${step}: ${JSON.stringify(needle)} limit ${limit}`).toEqual(
+          expected(live, needle, limit),
+        );
+      }
+      expect(index.size).toBe(live.size);
+    }
+  });
+
+  it('stops at the limit in name order across a large base and its fresh rows', () => {
+    const index = new NameIndex<NamedRow>();
+    const live = new Map<string, NamedRow>();
+    for (let i = 0; i < 5000; i++) {
+      const row = { id: `f-${i}`, lower: `${i % 2 ? 'kilo' : 'lima'}-${String(4999 - i).padStart(5, '0')}` };
+      index.add(row);
+      live.set(row.id, row);
+    }
+    expect(ids(index.find('kilo', 3))).toEqual(expected(live, 'kilo', 3));
+    // A few writes after the base was built stay fresh, and still come out in their place.
+    for (const row of [
+      { id: 'f-1', lower: 'kilo-renamed' },
+      { id: 'n-1', lower: 'kilo-00000' },
+    ]) {
+      index.add(row);
+      live.set(row.id, row);
+    }
+    index.delete('f-3');
+    live.delete('f-3');
+    for (const needle of ['kilo', 'kilo-0', 'renamed', '00000', '']) {
+      expect(ids(index.find(needle, 7))).toEqual(expected(live, needle, 7));
+    }
+  });
+});
