@@ -1,20 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HttpClient } from './http-client.js';
 import { smallMultipart } from './multipart.js';
-import { startChild, type Child } from './processes.js';
+import { REPO_ROOT, startChild, type Child } from './processes.js';
 
 export const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 export const USER = { username: 'bench', password: 'bench-user-password' };
 
 /**
- * Coffer as it runs in production (`node --import tsx src/main.ts`), configured only through its environment:
- * limits generous enough for 100,000 files and a 1 GiB upload. MONGODB_URI (and anything else the caller's
- * environment sets) passes through, so the same run measures the MongoDB persistence.
+ * The thread pool `npm start` gives Coffer (`UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-6}` in package.json), read
+ * from there so the bench starts Coffer exactly as production does.
+ */
+function startThreadPool(): string {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const size = /UV_THREADPOOL_SIZE=\$\{UV_THREADPOOL_SIZE:-(\d+)\}/.exec(pkg.scripts.start)?.[1];
+  if (!size) throw new Error('package.json: the start script no longer sets UV_THREADPOOL_SIZE; update bench/coffer.ts');
+  return size;
+}
+
+/**
+ * Coffer as it runs in production (`node --import tsx src/main.ts` with the thread pool of `npm start`), configured
+ * only through its environment: limits generous enough for 100,000 files and a 1 GiB upload. MONGODB_URI (and
+ * anything else the caller's environment sets) passes through, so the same run measures the MongoDB persistence.
  */
 export function startCoffer(dataDir: string): Promise<Child> {
   return startChild('coffer', 'src/main.ts', {
     ...process.env,
     // Memory unless the caller names a database; start-up would otherwise look for a mongod to embed.
     PERSISTENCE: process.env.PERSISTENCE ?? (process.env.MONGODB_URI ? 'mongodb' : 'memory'),
+    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? startThreadPool(),
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

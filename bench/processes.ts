@@ -40,7 +40,10 @@ export async function startChild(
   timeoutMs = 60_000,
 ): Promise<Child> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_CPU_PROFILE=<dir>: Coffer writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROFILE;
+  const profiling = name === 'coffer' && profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const proc = spawn(process.execPath, [...profiling, '--import', 'tsx', script], {
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

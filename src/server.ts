@@ -97,7 +97,9 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  logger.info({ url, persistence: persistence.kind }, 'coffer listening');
+  // The pool is sized once, when the process starts (npm start sets 6); argon2 leaves one of its threads to file I/O.
+  const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+  logger.info({ url, persistence: persistence.kind, threadPool }, 'coffer listening');
   const stopSweeps = maySweep(persistence.kind) ? scheduleOrphanSweeps(core, logger, options.sweep) : async () => {};
   const closeServer = closer(server, container, persistence);
   const close = async () => {

@@ -66,9 +66,14 @@ describe('Argon2Hasher work cap', () => {
     await expect(hasher.verify(digest, 'pw123456')).resolves.toBe(true);
   });
 
-  it('leaves a libuv thread free for file I/O by default', () => {
+  it('leaves a libuv thread free for file I/O by default, and hashes at most twice the cores at once', () => {
     expect(defaultMaxConcurrent()).toBeGreaterThanOrEqual(1);
     expect(defaultMaxConcurrent()).toBeLessThan(Number(process.env.UV_THREADPOOL_SIZE) || 4);
+    expect(defaultMaxConcurrent(4, 2)).toBe(3);
+    expect(defaultMaxConcurrent(6, 2)).toBe(4);
+    expect(defaultMaxConcurrent(64, 2)).toBe(4);
+    expect(defaultMaxConcurrent(6, 16)).toBe(5);
+    expect(defaultMaxConcurrent(1, 8)).toBe(1);
   });
 });
 
