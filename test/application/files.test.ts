@@ -11,6 +11,7 @@ import type { StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, readAll, signUp, type TestCoreOptions } from '../support/core.js';
 
 const KiB = 1024;
+const MiB = 1024 * KiB;
 
 async function setup(options: TestCoreOptions = {}) {
   const ctx = makeCore(options);
@@ -197,6 +198,35 @@ describe('limits on uploads', () => {
     const exact = await upload(core, alice, bytes(Buffer.alloc(remaining), 100 * KiB));
     expect(exact.size).toBe(String(remaining));
     expect(await ports.usage.get(alice.userId)).toMatchObject({ storage: 3 * 1024 * KiB, files: 2 });
+  });
+
+  it('hands the store whole MiB pieces (one write per MiB) holding exactly the bytes sent', async () => {
+    const pieces: number[] = [];
+    const { core, ports, alice } = await setup({
+      limits: { storage: 8 * MiB },
+      maxUploadBytes: 8 * MiB,
+      wrapPorts: (p) => ({
+        ...p,
+        blobs: Object.assign(Object.create(p.blobs) as Ports['blobs'], {
+          write: (content: AsyncIterable<Uint8Array>) =>
+            p.blobs.write(
+              (async function* () {
+                for await (const piece of content) {
+                  pieces.push(piece.byteLength);
+                  yield piece;
+                }
+              })(),
+            ),
+        }),
+      }),
+    });
+    const sent = Buffer.alloc(2 * MiB + 5 * KiB);
+    for (let i = 0; i < sent.length; i++) sent[i] = (i * 31) % 251;
+    const file = await upload(core, alice, bytes(sent, 64 * KiB));
+    expect(pieces).toEqual([MiB, MiB, 5 * KiB]);
+    const content = await core.openFileContent.execute({ access: { actor: alice, share: null }, id: file.id });
+    expect((await readAll(await content.open())).equals(sent)).toBe(true);
+    expect((await ports.usage.get(alice.userId)).storage).toBe(sent.length);
   });
 
   it('counts exactly the bytes of a small file', async () => {
