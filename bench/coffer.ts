@@ -7,28 +7,29 @@ import { REPO_ROOT, startChild, type Child } from './processes.js';
 export const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 export const USER = { username: 'bench', password: 'bench-user-password' };
 
-/**
- * The thread pool `npm start` gives Coffer (`UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-6}` in package.json), read
- * from there so the bench starts Coffer exactly as production does.
- */
-function startThreadPool(): string {
+/** What `npm start` runs: `UV_THREADPOOL_SIZE=${UV_THREADPOOL_SIZE:-6} node <flags> --import tsx src/main.ts`. */
+const START = /^UV_THREADPOOL_SIZE=\$\{UV_THREADPOOL_SIZE:-(\d+)\} node ((?:--[\w-]+(?:=\S+)? )*)--import tsx src\/main\.ts$/;
+
+/** The thread pool and Node flags of `npm start`, read from package.json so the bench starts Coffer exactly so. */
+export function startCommand(): { threadPool: string; nodeArgs: string[] } {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const size = /UV_THREADPOOL_SIZE=\$\{UV_THREADPOOL_SIZE:-(\d+)\}/.exec(pkg.scripts.start)?.[1];
-  if (!size) throw new Error('package.json: the start script no longer sets UV_THREADPOOL_SIZE; update bench/coffer.ts');
-  return size;
+  const match = START.exec(pkg.scripts.start);
+  if (!match) throw new Error(`bench/coffer.ts cannot read the start script of package.json: ${pkg.scripts.start}`);
+  return { threadPool: match[1]!, nodeArgs: match[2]!.split(' ').filter(Boolean) };
 }
 
 /**
- * Coffer as it runs in production (`node --import tsx src/main.ts` with the thread pool of `npm start`), configured
- * only through its environment: limits generous enough for 100,000 files and a 1 GiB upload. MONGODB_URI (and
- * anything else the caller's environment sets) passes through, so the same run measures the MongoDB persistence.
+ * Coffer as `npm start` runs it in production, configured only through its environment: limits generous enough for
+ * 100,000 files and a 1 GiB upload. MONGODB_URI (and anything else the caller's environment sets) passes through, so
+ * the same run measures the MongoDB persistence.
  */
 export function startCoffer(dataDir: string): Promise<Child> {
-  return startChild('coffer', 'src/main.ts', {
+  const start = startCommand();
+  const env = {
     ...process.env,
     // Memory unless the caller names a database; start-up would otherwise look for a mongod to embed.
     PERSISTENCE: process.env.PERSISTENCE ?? (process.env.MONGODB_URI ? 'mongodb' : 'memory'),
-    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? startThreadPool(),
+    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? start.threadPool,
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -42,7 +43,8 @@ export function startCoffer(dataDir: string): Promise<Child> {
     LIMIT_PASTES: '100000',
     LIMIT_COLLECTIONS: '100000',
     LIMIT_TOKENS: '1000',
-  });
+  };
+  return startChild('coffer', 'src/main.ts', env, { nodeArgs: start.nodeArgs });
 }
 
 interface Created {
@@ -78,6 +80,10 @@ export class CofferApi {
       throw new Error(`upload of ${filename} answered ${reply.status}: ${reply.body.toString('utf8').slice(0, 300)}`);
     }
     return (JSON.parse(reply.body.toString('utf8')) as Created).id;
+  }
+
+  async deleteFile(token: string, id: string): Promise<void> {
+    await this.http.json('DELETE', `/api/file/${id}`, undefined, token, 204);
   }
 
   async share(token: string, type: 'file' | 'folder', id: string): Promise<string> {

@@ -1,8 +1,14 @@
 import { MiB } from './stats.js';
 
 /** What one run measures, and how long each measurement lasts. Every loop in the bench is bounded by these. */
+/** The sections of a run, in the order they run; `--only <section>` runs one of them. */
+export const SECTIONS = ['reads', 'transfers', 'logins', 'tree'] as const;
+export type Section = (typeof SECTIONS)[number];
+
 export interface Plan {
   mode: 'quick' | 'full';
+  /** What this run measures: every section unless `--only` names one. */
+  sections: readonly Section[];
   /** autocannon run and warm-up lengths for the share reads. */
   readSeconds: number;
   readWarmupSeconds: number;
@@ -10,7 +16,7 @@ export interface Plan {
   /** Rounds of raw, Koa, Coffer in turn; each server's best round counts. */
   readRounds: number;
   uploadBytes: number;
-  /** Rounds of every upload and download variant in turn; each variant's best round counts. */
+  /** Rounds of every upload and download variant in turn, the order rotating; each variant's best round counts. */
   transferRounds: number;
   loginSeconds: number;
   loginConcurrency: number;
@@ -30,12 +36,13 @@ export interface Plan {
 
 const QUICK: Plan = {
   mode: 'quick',
+  sections: SECTIONS,
   readSeconds: 3,
   readWarmupSeconds: 1,
   readConnections: 50,
   readRounds: 1,
   uploadBytes: 64 * MiB,
-  transferRounds: 2,
+  transferRounds: 3,
   loginSeconds: 3,
   loginConcurrency: 8,
   loginRounds: 1,
@@ -61,8 +68,19 @@ const FULL: Plan = {
   budgetMs: 40 * 60_000,
 };
 
+const USAGE = 'options: --quick, --only <reads|transfers|logins|tree>';
+
 export function planFrom(argv: readonly string[]): Plan {
-  const unknown = argv.filter((arg) => arg !== '--quick');
-  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]} (the only option is --quick)`);
-  return argv.includes('--quick') ? QUICK : FULL;
+  let plan = FULL;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') plan = { ...QUICK, sections: plan.sections };
+    else if (arg === '--only') {
+      const section = SECTIONS.find((name) => name === argv[i + 1]);
+      if (!section) throw new Error(`--only needs one of ${SECTIONS.join(', ')} (${USAGE})`);
+      plan = { ...plan, sections: [section] };
+      i++;
+    } else throw new Error(`unknown argument ${arg} (${USAGE})`);
+  }
+  return plan;
 }

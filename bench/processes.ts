@@ -31,19 +31,20 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs a TypeScript entry with `node --import tsx`, and resolves once `readyPath` answers 200. */
+/**
+ * Runs a TypeScript entry with `node [nodeArgs] --import tsx`, and resolves once `readyPath` answers 200.
+ */
 export async function startChild(
   name: string,
   script: string,
   env: NodeJS.ProcessEnv,
-  readyPath = '/health',
-  timeoutMs = 60_000,
+  { nodeArgs = [] as readonly string[], readyPath = '/health', timeoutMs = 60_000 } = {},
 ): Promise<Child> {
   const port = await freePort();
   // BENCH_CPU_PROFILE=<dir>: Coffer writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROFILE;
   const profiling = name === 'coffer' && profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const proc = spawn(process.execPath, [...profiling, '--import', 'tsx', script], {
+  const proc = spawn(process.execPath, [...nodeArgs, ...profiling, '--import', 'tsx', script], {
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

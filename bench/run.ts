@@ -53,17 +53,18 @@ async function main(): Promise<number> {
   const failures: string[] = [];
   let api: CofferApi | null = null;
   try {
-    log(`${plan.mode} run; data under ${dir}; load average ${loadAtStart.map((n) => n.toFixed(2)).join(' ')}`);
+    log(`${plan.mode} run of ${plan.sections.join(', ')}; data under ${dir}; load average ${loadAtStart.map((n) => n.toFixed(2)).join(' ')}`);
     const b: Bench = { plan, figures: [], details: {}, ...(await setUp(dir, children)) };
     api = b.api;
     const { persistence = 'unknown' } = await b.api.health();
     log(`Coffer pid ${b.coffer.pid} on ${b.coffer.origin}, persistence ${persistence}`);
-    for (const [name, section] of [
-      ['share reads', shareReads],
-      ['upload and download', transfers],
-      ['login storm', loginStorm],
-      ['search and folder subtree', treeAndSearch],
+    for (const [key, name, section] of [
+      ['reads', 'share reads', shareReads],
+      ['transfers', 'upload and download', transfers],
+      ['logins', 'login storm', loginStorm],
+      ['tree', 'search and folder subtree', treeAndSearch],
     ] as const) {
+      if (!plan.sections.includes(key)) continue;
       try {
         await section(b);
       } catch (err) {
@@ -75,6 +76,7 @@ async function main(): Promise<number> {
     const seconds = Math.round((Date.now() - started) / 1000);
     await writeResults(RESULTS, {
       machine: machine(plan.mode, persistence, loadAtStart),
+      sections: plan.sections,
       seconds,
       failures,
       figures: b.figures,

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +13,13 @@ const port = Number(process.env.PORT);
 const host = process.env.HOST ?? '127.0.0.1';
 const dir = process.env.BENCH_DIR ?? '';
 const share = JSON.parse(process.env.SHARE_BODY ?? '{}') as Record<string, unknown>;
-const uploadPath = join(dir, 'raw-upload.bin');
+let uploads = 0;
+/**
+ * Each upload goes to a new file, as Coffer's do (overwriting one file in place measured faster on this machine's
+ * virtual disk), and the previous one is removed first, as the bench deletes Coffer's after each round: both keep
+ * at most one upload on disk.
+ */
+let uploadPath = join(dir, 'raw-upload-0.bin');
 const fixtures = new Map<string, unknown>();
 let views = 0;
 
@@ -31,7 +37,9 @@ async function readAll(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function upload(req: IncomingMessage, res: ServerResponse, fsync: boolean): Promise<void> {
-  const out = createWriteStream(uploadPath, { flush: fsync });
+  await rm(uploadPath, { force: true });
+  uploadPath = join(dir, `raw-upload-${++uploads}.bin`);
+  const out = createWriteStream(uploadPath, { flags: 'wx', flush: fsync });
   await pipeline(req, out);
   json(res, 201, { size: String(out.bytesWritten) });
 }
