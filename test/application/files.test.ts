@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core, type Ports } from '../../src/application/index.js';
@@ -9,6 +8,7 @@ import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blo
 import { MemoryFileRepository } from '../../src/adapters/memory/index.js';
 import type { StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, readAll, signUp, type TestCoreOptions } from '../support/core.js';
+import { tempDir } from '../support/temp.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -246,7 +246,7 @@ describe('limits on uploads', () => {
   });
 
   it('leaves neither bytes nor counts after the client aborts mid-upload', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'coffer-abort-'));
+    const dir = tempDir('abort');
     const base = makeCore();
     const ports: Ports = { ...base.ports, blobs: new FsBlobStore({ dir }) };
     const ctx = { core: createCore(ports), ports };

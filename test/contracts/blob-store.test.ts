@@ -1,25 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/application/ports/blob-store.js';
 import { FsBlobStore } from '../../src/adapters/fs-blob-store/fs-blob-store.js';
 import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
+import { tempDir } from '../support/temp.js';
 import { blobStoreContract } from './blob-store.contract.js';
 
-const created: string[] = [];
 const dirOf = new Map<BlobStore, string>();
-
-afterAll(async () => {
-  await Promise.all(created.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'coffer-blobs-'));
-  created.push(dir);
-  return dir;
-}
 
 /** Every regular file below `dir`, relative to it: the raw truth of what the store left on disk. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -41,7 +30,7 @@ async function* chunks(data: Uint8Array, failAfter?: number): AsyncIterable<Uint
 }
 
 async function makeFs(): Promise<FsBlobStore> {
-  const dir = await tempDir();
+  const dir = tempDir('blobs');
   const store = new FsBlobStore({ dir });
   dirOf.set(store, dir);
   return store;
@@ -68,7 +57,7 @@ describe('FsBlobStore on disk', () => {
   });
 
   it('never resolves a key outside its directory', async () => {
-    const outer = await tempDir();
+    const outer = tempDir('blobs');
     const dir = join(outer, 'store');
     await mkdir(dir);
     const secret = join(outer, 'secret');

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -66,7 +65,7 @@ describe('the service as started from the command line', () => {
 
   it('serves /health, prints a one-time admin password that works, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const started = start({ PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'coffer-e2e-')) });
+    const started = start({ PORT: String(port), DATA_DIR: tempDir('e2e') });
     children.push(started.child);
     const url = `http://127.0.0.1:${port}`;
 
@@ -104,7 +103,7 @@ describe('the service as started from the command line', () => {
     const password = 'configured-admin-password';
     const started = start({
       PORT: String(port),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'coffer-e2e-')),
+      DATA_DIR: tempDir('e2e'),
       ADMIN_USERNAME: 'root',
       ADMIN_PASSWORD: password,
     });

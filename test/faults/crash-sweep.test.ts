@@ -1,6 +1,4 @@
-import { mkdtempSync } from 'node:fs';
 import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +12,7 @@ import { startCoffer, type RunningCoffer } from '../../src/server.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
+import { tempDir } from '../support/temp.js';
 import { CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from '../mongodb/mongo-app.js';
 
 const HOUR = 3_600_000;
@@ -213,7 +212,7 @@ describe('the start-up sweep', () => {
   });
 
   it('never runs on memory persistence, whose records cannot tell what the directory holds', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'coffer-sweep-'));
+    const dataDir = tempDir('sweep');
     const key = 'ab'.repeat(16);
     await mkdir(join(dataDir, 'blobs', 'ab'), { recursive: true });
     await writeFile(join(dataDir, 'blobs', 'ab', key), 'bytes of a database this start did not reach');
@@ -253,7 +252,7 @@ describe('the start-up sweep', () => {
     it('with the fs store: bytes and counts a crash left go at the next start, recorded ones stay', async () => {
       const dbName = freshDbName();
       databases.push(dbName);
-      const dataDir = mkdtempSync(join(tmpdir(), 'coffer-sweep-'));
+      const dataDir = tempDir('sweep');
       const config = mongoConfig(target!.uri, dbName, { BLOB_STORE: 'fs', DATA_DIR: dataDir });
       const first = await restart(config);
       await uploadAs(first.url, 'recorded');

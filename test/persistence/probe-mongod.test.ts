@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { connectPersistence } from '../../src/composition.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { MEMORY_FALLBACK_WARNING } from '../../src/persistence.js';
+import { tempDir } from '../support/temp.js';
 
 const VARIABLES = [
   'MONGOMS_SYSTEM_BINARY',
@@ -51,7 +52,7 @@ async function answering(): Promise<{ url: string; server: Server }> {
 
 describe('probeMongod', () => {
   it('finds an executable MONGOMS_SYSTEM_BINARY without running or downloading anything', async () => {
-    const binary = join(mkdtempSync(join(tmpdir(), 'coffer-mongod-')), 'mongod');
+    const binary = join(tempDir('mongod'), 'mongod');
     writeFileSync(binary, '#!/bin/sh\nexit 1\n');
     chmodSync(binary, 0o755);
     process.env.MONGOMS_SYSTEM_BINARY = binary;

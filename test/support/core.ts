@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DomainError, type Actor, type Limits } from '../../src/domain/index.js';
 import { createCore, type Core, type Ports } from '../../src/application/index.js';
 import { createMemoryRepositories } from '../../src/adapters/memory/index.js';
@@ -10,6 +7,7 @@ import { Argon2Hasher, type Argon2Options } from '../../src/adapters/argon2/argo
 import { CryptoIdGenerator } from '../../src/adapters/crypto/crypto-id-generator.js';
 import { CryptoTokenSecrets } from '../../src/adapters/crypto/crypto-token-secrets.js';
 import { MemoryThrottle } from '../../src/adapters/rate-limit/index.js';
+import { tempDir } from './temp.js';
 
 export const TEST_LIMITS: Limits = {
   storage: 10 * 1024 * 1024,
@@ -50,7 +48,7 @@ export function makeCore(options: TestCoreOptions = {}): { core: Core; ports: Po
   const clock = new TestClock();
   const blobs =
     options.blobs === 'fs'
-      ? new FsBlobStore({ dir: mkdtempSync(join(tmpdir(), 'coffer-test-')) })
+      ? new FsBlobStore({ dir: tempDir('test') })
       : new MemoryBlobStore();
   const ports: Ports = {
     ...createMemoryRepositories(),
