@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NameIndex, type NamedRow } from '../../src/adapters/memory/name-index.js';
 import { compareNamed } from '../../src/adapters/memory/order.js';
+import { PlacedStore } from '../../src/adapters/memory/placed-store.js';
 
 /** What the index must answer: every live row containing the needle, by name then id, cut at the limit. */
 function expected(live: Map<string, NamedRow>, needle: string, limit: number): string[] {
@@ -13,10 +14,20 @@ function expected(live: Map<string, NamedRow>, needle: string, limit: number): s
 
 const ids = (rows: readonly NamedRow[]) => rows.map((row) => row.id);
 
+/** A repeatable random integer below n (mulberry32), so a failing sequence can be replayed. */
+function seeded(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
+  };
+}
+
 describe('NameIndex (memory adapter search index)', () => {
   it('answers like a full scan through random adds, replacements, deletes and searches', () => {
-    let seed = 7;
-    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const random = seeded(7);
     const syllables = ['ab', 'ba', 'abc', 'c', 'ca', 'b', 'aa', '.', '-', 'é'];
     const needles = ['', 'a', 'ab', 'ba', 'abc', 'cab', 'aab', '.', 'é', 'zz', 'a\u0000b', 'bc-a'];
     const index = new NameIndex<NamedRow>();
@@ -69,3 +80,40 @@ describe('NameIndex (memory adapter search index)', () => {
     }
   });
 });
+
+describe('PlacedStore (names by owner and by folder)', () => {
+  it('finds across many folders in name-then-id order, cut at the limit, as a full scan would', () => {
+    const random = seeded(11);
+    const store = new PlacedStore<Item>((item) => item.folderId);
+    const live = new Map<string, Item>();
+    for (let step = 0; step < 6000; step++) {
+      const id = `f-${random(2000)}`;
+      if (random(5) === 0) {
+        store.remove(id);
+        live.delete(id);
+        continue;
+      }
+      const owner = random(4) === 0 ? 'other' : 'owner';
+      const item = { id, ownerId: owner, folderId: `d-${random(300)}`, name: `N${random(50)}x` };
+      store.put({ ...item });
+      live.set(id, item);
+    }
+    const folders = Array.from({ length: 301 }, (_, i) => `d-${i}`);
+    for (const [needle, limit] of [['', 20_000], ['', 7], ['n1', 40], ['4X', 1000], ['zz', 5]] as const) {
+      const wanted = [...live.values()]
+        .filter((item) => item.ownerId === 'owner' && item.name.toLowerCase().includes(needle.toLowerCase()))
+        .map((item) => ({ id: item.id, lower: item.name.toLowerCase() }))
+        .sort(compareNamed)
+        .slice(0, limit)
+        .map((row) => row.id);
+      expect(store.find('owner', folders, needle, limit).map((item) => item.id)).toEqual(wanted);
+    }
+  });
+});
+
+interface Item {
+  id: string;
+  ownerId: string;
+  folderId: string;
+  name: string;
+}

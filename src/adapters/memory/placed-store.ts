@@ -69,14 +69,19 @@ export class PlacedStore<T extends Placed> {
   find(ownerId: string, places: readonly FolderRef[] | null, query: string, limit: number): T[] {
     const needle = query.toLowerCase();
     if (places === null) return items(this.byOwner.get(ownerId)?.find(needle, limit) ?? []);
-    const runs: Row<T>[][] = [];
+    let runs: Row<T>[][] = [];
     for (const place of new Set(places)) {
       const run = this.byPlace.get(placeKey(ownerId, place))?.find(needle, limit);
       if (run && run.length > 0) runs.push(run);
     }
-    // Each run is sorted already: merge them in pairs, each merge cut at the page, until one is left.
+    // Each run is sorted already: merge them in pairs, each merge cut at the page, until one is left. That is
+    // log2(folders) passes, each touching every row still in play at most once.
     while (runs.length > 1) {
-      for (let i = 0; i + 1 < runs.length; i++) runs.splice(i, 2, merge(runs[i]!, runs[i + 1]!, limit));
+      const merged: Row<T>[][] = [];
+      for (let i = 0; i < runs.length; i += 2) {
+        merged.push(i + 1 < runs.length ? merge(runs[i]!, runs[i + 1]!, limit) : runs[i]!);
+      }
+      runs = merged;
     }
     return items(runs[0] ?? []);
   }
