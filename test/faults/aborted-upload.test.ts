@@ -1,43 +1,17 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeHttp, type HttpTest } from '../support/http.js';
-import { openSocket } from '../support/raw-http.js';
+import { openSocket, uploadHead } from '../support/raw-http.js';
+import { filesOnDisk, until } from '../support/wait.js';
 
 let t: HttpTest;
 afterEach(() => t.close());
 
-/** Every file under the store's directory, blobs and temporary files alike, read from disk. */
-async function filesOnDisk(): Promise<string[]> {
-  const root = join((t.ports.blobs as unknown as { blobsDir: string }).blobsDir, '..');
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => e.name);
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const stored = () => filesOnDisk(t.ports.blobs);
 
 /** Starts a real upload over a socket and returns it once `sent` bytes of the file are on the wire. */
 async function startUpload(token: string, sent: number, { close = false } = {}) {
   const socket = await openSocket(t.url);
-  const head = [
-    'POST /api/file HTTP/1.1',
-    'Host: x',
-    `Authorization: token ${token}`,
-    'Content-Type: multipart/form-data; boundary=B',
-    'Content-Length: 10000000',
-    '',
-    '--B',
-    'Content-Disposition: form-data; name="file"; filename="big.bin"',
-    'Content-Type: application/octet-stream',
-    '',
-    '',
-  ].join('\r\n');
+  const head = uploadHead(token, 10_000_000);
   socket.write(head);
   socket.write(Buffer.alloc(sent, 7));
   if (close) socket.write('\r\n--B--\r\n');
@@ -45,7 +19,7 @@ async function startUpload(token: string, sent: number, { close = false } = {}) 
 }
 
 async function expectNothingKept(token: string): Promise<void> {
-  await until(async () => (await filesOnDisk()).length === 0, 'the partial blob to be removed');
+  await until(async () => (await stored()).length === 0, 'the partial blob to be removed');
   // Bytes go first, then the counts (in that order, so nothing ever counts less than exists).
   await until(async () => {
     const usage = (await t.request('GET', '/api/usage/stats', { token })).body;
@@ -59,7 +33,7 @@ describe('a client that aborts an upload', () => {
     t = await makeHttp({ blobs: 'fs' });
     const token = await t.userToken('alice');
     const socket = await startUpload(token, 3 * 1024 * 1024);
-    await until(async () => (await filesOnDisk()).length > 0, 'bytes to reach the store');
+    await until(async () => (await stored()).length > 0, 'bytes to reach the store');
     await until(async () => (await t.request('GET', '/api/usage/stats', { token })).body.storage.current !== '0', 'a reservation');
     socket.destroy();
     await expectNothingKept(token);
@@ -70,7 +44,7 @@ describe('a client that aborts an upload', () => {
     const token = await t.userToken('alice');
     // The closing boundary is never sent: the form is incomplete, so the file is too.
     const socket = await startUpload(token, 100 * 1024, { close: true });
-    await until(async () => (await filesOnDisk()).length > 0, 'bytes to reach the store');
+    await until(async () => (await stored()).length > 0, 'bytes to reach the store');
     socket.destroy();
     await expectNothingKept(token);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BlobEntry, BlobStore, ByteRange, FileRepository } from '../../src/application/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { filesOnDisk } from '../support/wait.js';
 
 const diskFull = () => Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
 
@@ -82,10 +83,7 @@ async function setUp(blobs: 'fs' | 'memory' = 'fs'): Promise<string> {
 }
 
 const dataDir = () => join((faulty.inner as unknown as { blobsDir: string }).blobsDir, '..');
-async function filesOnDisk(): Promise<string[]> {
-  const entries = await readdir(dataDir(), { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => e.name);
-}
+const stored = () => filesOnDisk(faulty.inner);
 async function usage(token: string) {
   return (await t.request('GET', '/api/usage/stats', { token })).body;
 }
@@ -102,7 +100,7 @@ describe('a full disk during an upload', () => {
     const res = await t.upload(token, Buffer.alloc(2 * 1024 * 1024, 1));
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'internal', message: 'Internal server error' });
-    expect(await filesOnDisk()).toEqual([]);
+    expect(await stored()).toEqual([]);
     expect(await usage(token)).toMatchObject({ storage: { current: '0' }, files: { current: 0 } });
     expect((await t.request('GET', '/api/folder', { token })).body.files).toEqual([]);
 
@@ -128,7 +126,7 @@ describe('a metadata failure after the bytes were written', () => {
     const token = await setUp();
     failInsert = true;
     expect((await t.upload(token, 'orphan to be')).status).toBe(500);
-    expect(await filesOnDisk()).toEqual([]);
+    expect(await stored()).toEqual([]);
     expect(await usage(token)).toMatchObject({ storage: { current: '0' }, files: { current: 0 } });
   });
 

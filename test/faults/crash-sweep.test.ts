@@ -14,6 +14,7 @@ import { makeHttp, type HttpTest } from '../support/http.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { tempDir } from '../support/temp.js';
 import { CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from '../mongodb/mongo-app.js';
+import { until } from '../support/wait.js';
 
 const HOUR = 3_600_000;
 const target = await getMongoUri();
@@ -30,14 +31,6 @@ async function age(path: string, at: Date): Promise<void> {
 async function keysOnDisk(dir: string): Promise<string[]> {
   const entries = await readdir(join(dir, 'blobs'), { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((e) => e.isFile()).map((e) => e.name).sort();
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('a crash between writing the bytes and recording the file', () => {

@@ -1,57 +1,26 @@
-import { readdirSync } from 'node:fs';
-import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { openSocket, uploadHead } from '../support/raw-http.js';
+import { filesOnDisk, until } from '../support/wait.js';
 
 let t: HttpTest;
 afterEach(() => t.close());
 
-/** Every file below the fs blob store's directory (blobs and temporary files alike), read from disk. */
-function filesOnDisk(): string[] {
-  // The store keeps its directory private; the test reads raw storage rather than trusting the store.
-  const root = dirname((t.ports.blobs as unknown as { blobsDir: string }).blobsDir);
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [e.name]));
-  return walk(root);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const stored = () => filesOnDisk(t.ports.blobs);
 
 describe('an upload the client aborts', () => {
   it('leaves neither bytes nor counts behind', async () => {
     t = await makeHttp({ blobs: 'fs' });
     const token = await t.userToken('alice');
-    const { port } = new URL(t.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.on('error', () => {});
-    const head = [
-      'POST /api/file HTTP/1.1',
-      'Host: 127.0.0.1',
-      `Authorization: token ${token}`,
-      'Content-Type: multipart/form-data; boundary=BOUNDARY',
-      'Content-Length: 1000000',
-      '',
-      '--BOUNDARY',
-      'Content-Disposition: form-data; name="file"; filename="big.bin"',
-      'Content-Type: application/octet-stream',
-      '',
-      '',
-    ].join('\r\n');
+    const socket = await openSocket(t.url);
+    const head = uploadHead(token, 1_000_000);
     socket.write(head);
     socket.write(Buffer.alloc(200 * 1024, 7));
     // The bytes are on their way to disk before the client goes away.
-    await until(() => filesOnDisk().length > 0, 'the upload to reach the store');
+    await until(async () => (await stored()).length > 0, 'the upload to reach the store');
     socket.destroy();
 
-    await until(() => filesOnDisk().length === 0, 'the partial blob to be removed');
+    await until(async () => (await stored()).length === 0, 'the partial blob to be removed');
     const usage = await t.request('GET', '/api/usage/stats', { token });
     expect(usage.body).toMatchObject({ storage: { current: '0' }, files: { current: 0 } });
     expect((await t.request('GET', '/api/folder', { token })).body.files).toEqual([]);

@@ -18,6 +18,26 @@ export function openSocket(url: string): Promise<Socket> {
   return new Promise((resolve) => socket.once('connect', () => resolve(socket)));
 }
 
+/**
+ * The head of a `POST /api/file` whose one file part follows: the caller writes the file's bytes (and, if it
+ * wants, the closing boundary `\r\n--B--\r\n`). The boundary is `B`.
+ */
+export function uploadHead(token: string, contentLength: number): string {
+  return [
+    'POST /api/file HTTP/1.1',
+    'Host: 127.0.0.1',
+    `Authorization: token ${token}`,
+    'Content-Type: multipart/form-data; boundary=B',
+    `Content-Length: ${contentLength}`,
+    '',
+    '--B',
+    'Content-Disposition: form-data; name="file"; filename="big.bin"',
+    'Content-Type: application/octet-stream',
+    '',
+    '',
+  ].join('\r\n');
+}
+
 /** Everything the server sends until it closes the connection, or until `timeoutMs`. */
 export function readUntilClosed(socket: Socket, timeoutMs = 10_000): Promise<RawReply> {
   const started = Date.now();
