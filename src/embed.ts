@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import type { Core } from './application/index.js';
 import { Core as CoreToken } from './application/index.js';
-import { buildContainer, connectPersistence, type ConnectOptions } from './composition.js';
-import { loadConfig, type Config, type PersistenceKind } from './config.js';
-import { createLogger } from './logger.js';
+import { buildContainer, connectPersistence, type ConnectOptions } from './boot/composition.js';
+import { loadConfig, type Config, type PersistenceKind } from './boot/config.js';
+import { createLogger } from './boot/logger.js';
 
 export type { Core } from './application/index.js';
 export type { Actor } from './domain/index.js';

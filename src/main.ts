@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger, type Logger } from './logger.js';
-import { startCoffer, type RunningCoffer } from './server.js';
+import { ConfigError, loadConfig } from './boot/config.js';
+import { createLogger, type Logger } from './boot/logger.js';
+import { startCoffer, type RunningCoffer } from './boot/server.js';
 
 /** A configuration error (also one found while choosing the persistence) is one line naming the variable. */
 function fail(err: unknown): never {

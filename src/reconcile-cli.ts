@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { runReconcile } from './reconcile.js';
+import { ConfigError, loadConfig } from './boot/config.js';
+import { createLogger } from './boot/logger.js';
+import { runReconcile } from './boot/reconcile.js';
 
 const USAGE = 'usage: npm run reconcile [-- --fix]   (reads the same environment variables as npm start)';
 

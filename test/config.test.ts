@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Config } from '../src/config.js';
+import { ConfigError, loadConfig, type Config } from '../src/boot/config.js';
 
 /** The ConfigError loadConfig throws for `env`, failing the test if it does not throw one. */
 function errorFor(env: Record<string, string | undefined>): ConfigError {

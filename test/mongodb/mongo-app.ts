@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import type { Container } from 'inversify';
 import { Core } from '../../src/application/index.js';
-import { buildContainer, connectPersistence, type Persistence } from '../../src/composition.js';
+import { buildContainer, connectPersistence, type Persistence } from '../../src/boot/composition.js';
 import type { ConnectOptions } from '../../src/adapters/mongodb/index.js';
-import { loadConfig, type Config, type Env } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig, type Config, type Env } from '../../src/boot/config.js';
+import { createLogger } from '../../src/boot/logger.js';
 
 export const CHEAP_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 export const ADMIN = { username: 'root', password: 'root-password-long' };

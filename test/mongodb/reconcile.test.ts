@@ -4,7 +4,7 @@ import { Double, MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS } from '../../src/adapters/mongodb/index.js';
 import type { Usage } from '../../src/domain/index.js';
-import { runReconcile } from '../../src/reconcile.js';
+import { runReconcile } from '../../src/boot/reconcile.js';
 import { populate } from '../persistence/populate.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Env } from '../../src/config.js';
+import { ConfigError, loadConfig, type Env } from '../../src/boot/config.js';
 import {
   choosePersistence,
   MEMORY_FALLBACK_WARNING,
   whenMongodUnobtainable,
   type MongodProbe,
-} from '../../src/persistence.js';
+} from '../../src/boot/persistence.js';
 import type { MongodSource } from '../../src/adapters/mongodb/index.js';
 
 /** A probe that answers `source` and remembers whether it was asked. */

@@ -5,11 +5,11 @@ import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpApp, HttpOptions } from '../../src/adapters/http/http-app.js';
 import { Core } from '../../src/application/index.js';
-import { buildContainer, connectPersistence, memoryPersistence, Persistence } from '../../src/composition.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { MEMORY_FALLBACK_WARNING } from '../../src/persistence.js';
-import { startCoffer } from '../../src/server.js';
+import { buildContainer, connectPersistence, memoryPersistence, Persistence } from '../../src/boot/composition.js';
+import { loadConfig } from '../../src/boot/config.js';
+import { createLogger } from '../../src/boot/logger.js';
+import { MEMORY_FALLBACK_WARNING } from '../../src/boot/persistence.js';
+import { startCoffer } from '../../src/boot/server.js';
 
 const quiet = loadConfig({ LOG_LEVEL: 'silent' });
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeMongod } from '../../src/adapters/mongodb/index.js';
-import { connectPersistence } from '../../src/composition.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { MEMORY_FALLBACK_WARNING } from '../../src/persistence.js';
+import { connectPersistence } from '../../src/boot/composition.js';
+import { loadConfig } from '../../src/boot/config.js';
+import { createLogger } from '../../src/boot/logger.js';
+import { MEMORY_FALLBACK_WARNING } from '../../src/boot/persistence.js';
 import { tempDir } from '../support/temp.js';
 
 const VARIABLES = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { formatReport, NothingToReconcile, runReconcile } from '../../src/reconcile.js';
+import { loadConfig } from '../../src/boot/config.js';
+import { formatReport, NothingToReconcile, runReconcile } from '../../src/boot/reconcile.js';
 import { asUploader } from '../application/fixtures.js';
 import { makeCore, signUp } from '../support/core.js';
 import { populate } from './populate.js';

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_LIMITS } from '../../src/adapters/http/http-server.js';
 import { AUTH_JSON_LIMIT, JSON_LIMIT } from '../../src/adapters/http/json-body.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/boot/config.js';
 import { MAX_FOLDER_DEPTH } from '../../src/domain/index.js';
-import { createLogger } from '../../src/logger.js';
-import { startCoffer } from '../../src/server.js';
+import { createLogger } from '../../src/boot/logger.js';
+import { startCoffer } from '../../src/boot/server.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { openSocket, rawRequest, readUntilClosed } from '../support/raw-http.js';
 

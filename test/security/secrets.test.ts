@@ -2,7 +2,7 @@ import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/boot/logger.js';
 import { makeHttp, type HttpTest, type Reply } from '../support/http.js';
 
 let t: HttpTest;

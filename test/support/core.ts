@@ -1,12 +1,10 @@
+import type { Container } from 'inversify';
 import { DomainError, type Actor, type Limits } from '../../src/domain/index.js';
-import { createCore, type Core, type Ports } from '../../src/application/index.js';
-import { createMemoryRepositories } from '../../src/adapters/memory/index.js';
-import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
-import { FsBlobStore } from '../../src/adapters/fs-blob-store/fs-blob-store.js';
-import { Argon2Hasher, type Argon2Options } from '../../src/adapters/argon2/argon2-hasher.js';
-import { CryptoIdGenerator } from '../../src/adapters/crypto/crypto-id-generator.js';
-import { CryptoTokenSecrets } from '../../src/adapters/crypto/crypto-token-secrets.js';
-import { MemoryThrottle } from '../../src/adapters/rate-limit/index.js';
+import { Core, Ports } from '../../src/application/index.js';
+import type { Argon2Options } from '../../src/adapters/argon2/argon2-hasher.js';
+import { buildContainer, type BuildOptions } from '../../src/boot/composition.js';
+import { loadConfig, type Config } from '../../src/boot/config.js';
+import { createLogger } from '../../src/boot/logger.js';
 import { tempDir } from './temp.js';
 
 export const TEST_LIMITS: Limits = {
@@ -43,30 +41,44 @@ export interface TestCoreOptions {
   argon2?: Partial<Argon2Options>;
 }
 
-/** The real core on the memory adapters, with cheap argon2 parameters so tests stay fast. */
-export function makeCore(options: TestCoreOptions = {}): { core: Core; ports: Ports; clock: TestClock } {
-  const clock = new TestClock();
-  const blobs =
-    options.blobs === 'fs'
-      ? new FsBlobStore({ dir: tempDir('test') })
-      : new MemoryBlobStore();
-  const ports: Ports = {
-    ...createMemoryRepositories(),
-    blobs,
-    hasher: new Argon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1, ...options.argon2 }),
-    ids: new CryptoIdGenerator(),
-    secrets: new CryptoTokenSecrets(),
-    clock,
-    settings: {
-      defaultLimits: { ...TEST_LIMITS, ...options.limits },
-      sessionTtlMs: options.sessionTtlMs ?? 30 * 24 * 3600 * 1000,
-      maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
-      registration: options.registration ?? 'closed',
-    },
-    throttle: new MemoryThrottle(),
+export const CHEAP_ARGON2: Argon2Options = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The service's configuration as the environment would give it, with the test's small limits. */
+export function testConfig(options: TestCoreOptions = {}, overrides: Partial<Config> = {}): Config {
+  const defaults = loadConfig({ LOG_LEVEL: 'silent' });
+  return {
+    ...defaults,
+    limits: { ...TEST_LIMITS, ...options.limits },
+    registration: options.registration ?? 'closed',
+    maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
+    sessionTtlDays: (options.sessionTtlMs ?? 30 * DAY_MS) / DAY_MS,
+    dataDir: options.blobs === 'fs' ? tempDir('test') : defaults.dataDir,
+    ...overrides,
   };
-  const used = options.wrapPorts ? options.wrapPorts(ports) : ports;
-  return { core: createCore(used), ports: used, clock };
+}
+
+/** What buildContainer takes for a test graph: a hand-moved clock, cheap argon2, bytes in memory unless asked. */
+export function testBuildOptions(options: TestCoreOptions, clock: TestClock): BuildOptions {
+  return {
+    logger: createLogger('silent'),
+    blobStore: options.blobs === 'fs' ? 'fs' : 'memory',
+    argon2: { ...CHEAP_ARGON2, ...options.argon2 },
+    clock,
+    wrapPorts: options.wrapPorts,
+  };
+}
+
+/** The real core, built by the composition root on the memory adapters, with cheap argon2 so tests stay fast. */
+export function makeCore(options: TestCoreOptions = {}): {
+  core: Core;
+  ports: Ports;
+  clock: TestClock;
+  container: Container;
+} {
+  const clock = new TestClock();
+  const container = buildContainer(testConfig(options), testBuildOptions(options, clock));
+  return { core: container.get<Core>(Core), ports: container.get<Ports>(Ports), clock, container };
 }
 
 /** Creates a user straight through the ports and logs them in; returns their session actor and token. */

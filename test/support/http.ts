@@ -2,8 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpApp, type HttpLogger } from '../../src/adapters/http/http-app.js';
 import { createHttpServer, type ServerLimits } from '../../src/adapters/http/http-server.js';
-import type { Core, Ports } from '../../src/application/index.js';
-import { makeCore, signUp, type TestClock, type TestCoreOptions } from './core.js';
+import { Core, Ports } from '../../src/application/index.js';
+import { buildContainer } from '../../src/boot/composition.js';
+import { signUp, TestClock, testBuildOptions, testConfig, type TestCoreOptions } from './core.js';
 import { SecretScan } from './secret-scan.js';
 
 export const silentLogger: HttpLogger = { info() {}, warn() {}, error() {} };
@@ -61,20 +62,22 @@ export async function toReply(res: Response): Promise<Reply> {
 export async function makeHttp(
   options: TestCoreOptions & { logger?: HttpLogger; trustProxy?: number; serverLimits?: Partial<ServerLimits> } = {},
 ): Promise<HttpTest> {
-  const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 * 1024;
   let scan!: SecretScan;
-  const { core, ports, clock } = makeCore({
-    ...options,
-    maxUploadBytes,
+  const logger = options.logger ?? silentLogger;
+  const clock = new TestClock();
+  // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
+  const container = buildContainer(testConfig(options, { trustProxy: options.trustProxy ?? 0 }), {
+    ...testBuildOptions(options, clock),
+    httpLogger: logger,
     wrapPorts: (raw) => {
       const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;
       scan = new SecretScan(wrapped);
       return { ...wrapped, blobs: scan.recordingBlobs(wrapped.blobs) };
     },
   });
-  const logger = options.logger ?? silentLogger;
-  const app = new HttpApp(core, { maxUploadBytes, persistence: 'memory', logger, trustProxy: options.trustProxy });
-  const server: Server = createHttpServer(app.callback(), options.serverLimits);
+  const core = container.get<Core>(Core);
+  const ports = container.get<Ports>(Ports);
+  const server: Server = createHttpServer(container.get(HttpApp).callback(), options.serverLimits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

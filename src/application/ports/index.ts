@@ -31,6 +31,7 @@ export * from './usage-counter.js';
 export * from './user-repository.js';
 
 /** Everything the core needs from the world; use cases take the part they use. */
+export const Ports = Symbol('Ports');
 export interface Ports {
   users: UserRepository;
   tokens: TokenRepository;

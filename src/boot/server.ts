@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
-import { Core } from './application/index.js';
-import { HttpApp } from './adapters/http/http-app.js';
-import { createHttpServer } from './adapters/http/http-server.js';
+import { Core } from '../application/index.js';
+import { HttpApp } from '../adapters/http/http-app.js';
+import { createHttpServer } from '../adapters/http/http-server.js';
 import {
   buildContainer,
   connectPersistence,

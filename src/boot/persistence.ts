@@ -1,4 +1,4 @@
-import type { MongodSource } from './adapters/mongodb/index.js';
+import type { MongodSource } from '../adapters/mongodb/index.js';
 import { ConfigError, type Config, type PersistenceKind } from './config.js';
 
 /** Where a mongod binary for the embedded database would come from, or null when none can be had. */

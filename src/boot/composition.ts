@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container, type Newable, type ServiceIdentifier } from 'inversify';
 import type { Db } from 'mongodb';
-import { Core, createCore, type Ports } from './application/index.js';
+import { Core, createCore } from '../application/index.js';
 import {
   BlobStore,
   Clock,
@@ -12,20 +12,21 @@ import {
   IdGenerator,
   PasswordHasher,
   PasteRepository,
+  Ports,
   ShareRepository,
   Throttle,
   TokenRepository,
   TokenSecrets,
   UsageCounter,
   UserRepository,
-} from './application/ports/index.js';
-import { Argon2Hasher, Argon2Options, OWASP_ARGON2 } from './adapters/argon2/argon2-hasher.js';
-import { SystemClock } from './adapters/clock/system-clock.js';
-import { CryptoIdGenerator } from './adapters/crypto/crypto-id-generator.js';
-import { CryptoTokenSecrets } from './adapters/crypto/crypto-token-secrets.js';
-import { FsBlobStore, FsBlobStoreOptions } from './adapters/fs-blob-store/fs-blob-store.js';
-import { HttpApp, HttpOptions } from './adapters/http/http-app.js';
-import { MemoryBlobStore } from './adapters/memory-blob-store/memory-blob-store.js';
+} from '../application/ports/index.js';
+import { Argon2Hasher, Argon2Options, OWASP_ARGON2 } from '../adapters/argon2/argon2-hasher.js';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
+import { CryptoTokenSecrets } from '../adapters/crypto/crypto-token-secrets.js';
+import { FsBlobStore, FsBlobStoreOptions } from '../adapters/fs-blob-store/fs-blob-store.js';
+import { HttpApp, HttpOptions, type HttpLogger } from '../adapters/http/http-app.js';
+import { MemoryBlobStore } from '../adapters/memory-blob-store/memory-blob-store.js';
 import {
   MemoryCollectionRepository,
   MemoryFileRepository,
@@ -35,7 +36,7 @@ import {
   MemoryTokenRepository,
   MemoryUsageCounter,
   MemoryUserRepository,
-} from './adapters/memory/index.js';
+} from '../adapters/memory/index.js';
 import {
   GridFsBlobStore,
   MongoCollectionRepository,
@@ -48,24 +49,30 @@ import {
   MongoUsageCounter,
   MongoUserRepository,
   unavailableWhenDisconnected,
-} from './adapters/mongodb/index.js';
-import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from './adapters/rate-limit/index.js';
+} from '../adapters/mongodb/index.js';
+import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { memoryPersistence, Persistence, type BlobStoreChoice } from './connect-persistence.js';
 
 export { connectPersistence, memoryPersistence, Persistence, type ConnectOptions } from './connect-persistence.js';
 
-export const LoggerToken = Symbol('Logger');
-
 export interface BuildOptions {
   logger?: Logger;
-  /** Overrides BLOB_STORE; `memory` keeps bytes in the process (tests, embedding). */
+  /** What the HTTP adapter logs to; defaults to `logger` (tests capture it). */
+  httpLogger?: HttpLogger;
+  /** Overrides BLOB_STORE; `memory` keeps bytes in the process (tests only: nothing durable goes with it). */
   blobStore?: BlobStoreChoice;
   /** Overrides the argon2 parameters (tests use cheap ones; production keeps OWASP's floor or more). */
   argon2?: Argon2Options;
   /** From connectPersistence. Without it the graph runs on the in-memory adapters (tests, embedding). */
   persistence?: Persistence;
+  /** Replaces the system clock (tests move time by hand). */
+  clock?: Clock;
+  /** Replaces the random id generator. */
+  ids?: IdGenerator;
+  /** Wraps the ports before the core is built on them (fault injection, recording); the container hands out the result. */
+  wrapPorts?: (ports: Ports) => Ports;
 }
 
 /** The token of every port; `satisfies` makes a port added to Ports but not bound here a type error. */
@@ -153,7 +160,6 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   const persistence = options.persistence ?? defaultPersistence(config);
   const container = new Container();
   const logger = options.logger ?? createLogger(config.logLevel);
-  container.bind(LoggerToken).toConstantValue(logger);
 
   container.bind(CoreSettings).toConstantValue({
     defaultLimits: config.limits,
@@ -161,8 +167,10 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     maxUploadBytes: config.maxUploadBytes,
     registration: config.registration,
   });
-  container.bind(Clock).to(SystemClock).inSingletonScope();
-  container.bind(IdGenerator).to(CryptoIdGenerator).inSingletonScope();
+  if (options.clock) container.bind(Clock).toConstantValue(options.clock);
+  else container.bind(Clock).to(SystemClock).inSingletonScope();
+  if (options.ids) container.bind(IdGenerator).toConstantValue(options.ids);
+  else container.bind(IdGenerator).to(CryptoIdGenerator).inSingletonScope();
   container.bind(TokenSecrets).to(CryptoTokenSecrets).inSingletonScope();
   container.bind(Argon2Options).toConstantValue(options.argon2 ?? OWASP_ARGON2);
   container.bind(PasswordHasher).to(Argon2Hasher).inSingletonScope();
@@ -173,18 +181,20 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   bindBlobStore(container, config, options.blobStore ?? config.blobStore, persistence.db);
 
   const names = Object.keys(PORT_TOKENS) as (keyof Ports)[];
+  const wrap = options.wrapPorts ?? ((ports: Ports) => ports);
   container
-    .bind<Core>(Core)
+    .bind<Ports>(Ports)
     .toResolvedValue(
-      (...resolved: unknown[]) => createCore(Object.fromEntries(names.map((n, i) => [n, resolved[i]])) as unknown as Ports),
+      (...resolved: unknown[]) => wrap(Object.fromEntries(names.map((n, i) => [n, resolved[i]])) as unknown as Ports),
       names.map((n) => PORT_TOKENS[n]),
     )
     .inSingletonScope();
+  container.bind<Core>(Core).toResolvedValue(createCore, [Ports]).inSingletonScope();
 
   container.bind(HttpOptions).toConstantValue({
     maxUploadBytes: config.maxUploadBytes,
     persistence: persistence.kind,
-    logger,
+    logger: options.httpLogger ?? logger,
     trustProxy: config.trustProxy,
   });
   container.bind(HttpApp).toSelf().inSingletonScope();

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { Limits, LimitKind } from './domain/limits.js';
-import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from './domain/user.js';
+import type { Limits, LimitKind } from '../domain/limits.js';
+import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from '../domain/user.js';
 
 export type Env = Record<string, string | undefined>;
 

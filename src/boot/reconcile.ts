@@ -1,7 +1,7 @@
-import { Core, type ReconcileReport } from './application/index.js';
+import { Core, type ReconcileReport } from '../application/index.js';
 import { buildContainer, connectPersistence, type ConnectOptions } from './composition.js';
 import type { Config } from './config.js';
-import { LIMIT_KINDS } from './domain/index.js';
+import { LIMIT_KINDS } from '../domain/index.js';
 
 export interface ReconcileRun {
   fix: boolean;

@@ -7,7 +7,7 @@ import {
   probeMongod,
   startEmbeddedMongod,
   type ConnectOptions as MongoConnectOptions,
-} from './adapters/mongodb/index.js';
+} from '../adapters/mongodb/index.js';
 import type { BlobStoreKind, Config, PersistenceKind } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { choosePersistence, whenMongodUnobtainable, type MongodProbe } from './persistence.js';

@@ -1,4 +1,4 @@
-import type { Core } from './application/index.js';
+import type { Core } from '../application/index.js';
 import type { PersistenceKind } from './config.js';
 import type { Logger } from './logger.js';
 
