@@ -1,5 +1,3 @@
-import { badRequest } from './errors.js';
-
 export interface Collection {
   id: string;
   ownerId: string;
@@ -11,9 +9,3 @@ export interface Collection {
 }
 
 export const MAX_COLLECTION_FILES = 10_000;
-
-export function assertRoomInCollection(collection: Collection): void {
-  if (collection.fileIds.length >= MAX_COLLECTION_FILES) {
-    throw badRequest(`A collection holds at most ${MAX_COLLECTION_FILES} files`);
-  }
-}

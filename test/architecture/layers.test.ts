@@ -35,6 +35,9 @@ function target(file: string, specifier: string): { local: string } | { external
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const adapterOf = (path: string) => /^src\/adapters\/([^/]+)\//.exec(path)?.[1];
+/** The thin entry points: with src/boot, the only files that may know the adapters. */
+const ENTRY_POINTS = ['src/main.ts', 'src/embed.ts', 'src/reconcile-cli.ts'];
+const mayWire = (path: string) => within(path, 'src/boot') || ENTRY_POINTS.includes(path);
 
 /** One line per import that breaks the layer rules: `<file>: imports '<specifier>' (<why>)`. */
 function violations(files: SourceFile[]): string[] {
@@ -53,6 +56,10 @@ function violations(files: SourceFile[]): string[] {
         const from = adapterOf(file.path);
         const into = adapterOf(to.local);
         if (from !== undefined && into !== undefined && from !== into) report('adapters never import each other');
+        if (from === undefined && into !== undefined && !mayWire(file.path)) {
+          report('only src/boot and the entry points wire adapters');
+        }
+        if (from !== undefined && within(to.local, 'src/boot')) report('adapters never import the composition root');
       }
     }
   }
@@ -98,7 +105,10 @@ describe('layer rules', () => {
         "import { y } from '../../domain/user.js';",
         "import { z } from 'inversify';",
       ),
-      file('src/composition.ts', "import { a } from './adapters/http/app.js';", "import { b } from './adapters/x/y';"),
+      file('src/boot/composition.ts', "import { a } from '../adapters/http/app.js';", "import { b } from '../adapters/x/y';"),
+      file('src/main.ts', "import { c } from './adapters/http/http-server.js';", "import { d } from './boot/server.js';"),
+      file('src/tools/loose.ts', "import { e } from '../adapters/memory/index.js';"),
+      file('src/adapters/http/wired.ts', "import { f } from '../../boot/config.js';"),
     ];
     expect(violations(files)).toEqual([
       "src/domain/bad.ts: imports 'node:fs' (the domain imports nothing outside itself)",
@@ -111,6 +121,8 @@ describe('layer rules', () => {
       "src/application/bad.ts: imports '../config.js' (the application imports only the domain and itself)",
       "src/adapters/mongodb/repo.ts: imports '../memory/users.js' (adapters never import each other)",
       "src/adapters/http/deep.ts: imports '../../adapters/argon2/argon2-hasher.js' (adapters never import each other)",
+      "src/tools/loose.ts: imports '../adapters/memory/index.js' (only src/boot and the entry points wire adapters)",
+      "src/adapters/http/wired.ts: imports '../../boot/config.js' (adapters never import the composition root)",
     ]);
   });
 });

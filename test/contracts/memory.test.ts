@@ -9,8 +9,8 @@ import {
   MemoryTokenRepository,
   MemoryUsageCounter,
   MemoryUserRepository,
-  createMemoryRepositories,
 } from '../../src/adapters/memory/index.js';
+import { makeCore } from '../support/core.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
@@ -30,14 +30,14 @@ shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepo
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 
 describe('memory adapters', () => {
-  it('hand out fresh, unshared instances from createMemoryRepositories', async () => {
-    const first = createMemoryRepositories();
-    const second = createMemoryRepositories();
+  it('are fresh and unshared in every graph the composition root builds', async () => {
+    const first = makeCore().ports;
+    const second = makeCore().ports;
     await first.usage.reserve('u1', 'files', 1, 5);
     expect((await second.usage.get('u1')).files).toBe(0);
-    expect(Object.keys(first).sort()).toEqual(
-      ['collections', 'files', 'folders', 'pastes', 'shares', 'tokens', 'usage', 'users'],
-    );
+    for (const port of ['users', 'tokens', 'files', 'folders', 'collections', 'pastes', 'shares', 'usage'] as const) {
+      expect(first[port]).not.toBe(second[port]);
+    }
   });
 
   it('resolve from an Inversify container', () => {

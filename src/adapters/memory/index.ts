@@ -1,4 +1,3 @@
-import type { Ports } from '../../application/ports/index.js';
 import { MemoryCollectionRepository } from './memory-collection-repository.js';
 import { MemoryFileRepository } from './memory-file-repository.js';
 import { MemoryFolderRepository } from './memory-folder-repository.js';
@@ -18,22 +17,3 @@ export {
   MemoryUsageCounter,
   MemoryUserRepository,
 };
-
-export type MemoryRepositories = Pick<
-  Ports,
-  'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage'
->;
-
-/** A fresh, empty set of repositories: each call shares nothing with any other. */
-export function createMemoryRepositories(): MemoryRepositories {
-  return {
-    users: new MemoryUserRepository(),
-    tokens: new MemoryTokenRepository(),
-    files: new MemoryFileRepository(),
-    folders: new MemoryFolderRepository(),
-    collections: new MemoryCollectionRepository(),
-    pastes: new MemoryPasteRepository(),
-    shares: new MemoryShareRepository(),
-    usage: new MemoryUsageCounter(),
-  };
-}
