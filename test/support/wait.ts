@@ -16,7 +16,11 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
  * store keeps its directory private; tests read raw storage rather than trusting the store.
  */
 export async function filesOnDisk(store: BlobStore): Promise<string[]> {
-  const root = join((store as unknown as { blobsDir: string }).blobsDir, '..');
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  return filesUnder(join((store as unknown as { blobsDir: string }).blobsDir, '..'));
+}
+
+/** The names of every file below `dir`, at any depth; none when it does not exist. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((e) => e.isFile()).map((e) => e.name);
 }

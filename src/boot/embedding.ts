@@ -1,0 +1,86 @@
+import type { Core } from '../application/index.js';
+import { Core as CoreToken } from '../application/index.js';
+import type { Limits } from '../domain/index.js';
+import { buildContainer } from './composition.js';
+import { loadConfig, type BlobStoreKind, type Config, type PersistenceKind } from './config.js';
+import { connectPersistence, type BlobStoreChoice, type ConnectOptions } from './connect-persistence.js';
+import { createLogger } from './logger.js';
+
+/** What an embedded core uses; no port, host or proxy settings, as it serves nothing. Defaults follow the environment variables of the service. */
+export interface EmbeddedCoreOptions {
+  /** Where file bytes go with `blobStore: 'fs'`, and the embedded mongod's data (DATA_DIR, default ./data). */
+  dataDir?: string;
+  mongodbUri?: string;
+  mongodbDb?: string;
+  /** Forces a persistence, as PERSISTENCE does; unset, it is chosen as at start-up. */
+  persistence?: PersistenceKind;
+  /** With a MongoDB persistence: `fs` (default, under dataDir) or `gridfs`. Ignored on memory persistence. */
+  blobStore?: BlobStoreKind;
+  registration?: 'open' | 'closed';
+  sessionTtlDays?: number;
+  maxUploadBytes?: number;
+  limits?: Partial<Limits>;
+  /** Log level of the warnings the core's start writes (default `warn`). */
+  logLevel?: string;
+}
+
+export interface OpenedCore {
+  core: Core;
+  persistence: PersistenceKind;
+  /** Closes the MongoDB client (and stops an embedded mongod). */
+  close(): Promise<void>;
+}
+
+/** The service's configuration for these options: every unset value defaults as its environment variable does. */
+function configOf(options: EmbeddedCoreOptions): Config {
+  const defaults = loadConfig({});
+  const { limits, dataDir, mongodbUri, mongodbDb, persistence, blobStore, ...rest } = options;
+  return {
+    ...defaults,
+    ...rest,
+    dataDir: dataDir === undefined ? defaults.dataDir : loadConfig({ DATA_DIR: dataDir }).dataDir,
+    mongodbUri: mongodbUri ?? null,
+    mongodbDb: mongodbDb ?? null,
+    persistence: persistence ?? null,
+    blobStore: blobStore ?? defaults.blobStore,
+    limits: { ...defaults.limits, ...limits },
+  };
+}
+
+/**
+ * Coffer's core without Koa or a server, everything in process memory (records and bytes alike, so nothing durable
+ * sits beside something that is not), for hosts that embed it: a CLI, another web framework, tests.
+ */
+export function createEmbeddedCore(options: Omit<EmbeddedCoreOptions, 'persistence' | 'blobStore'> = {}): Core {
+  const container = buildContainer(configOf({ ...options, persistence: 'memory' }), {
+    blobStore: 'memory',
+    logger: createLogger('silent'),
+  });
+  return container.get<Core>(CoreToken);
+}
+
+/**
+ * The same core on the persistence the options choose, exactly as the service chooses it at start (mongodbUri,
+ * persistence, an embedded mongod, or memory with a warning). File bytes go where that persistence keeps them as
+ * durably as its records: the filesystem under dataDir or GridFS with a MongoDB, process memory with memory records.
+ * Close it when done.
+ */
+export async function openEmbeddedCore(
+  options: EmbeddedCoreOptions = {},
+  connect: Pick<ConnectOptions, 'probe' | 'mongo'> = {},
+): Promise<OpenedCore> {
+  const config = configOf(options);
+  // Warnings (the memory fallback) reach the host; the service's info lines do not, unless asked for.
+  const logger = createLogger(options.logLevel ?? 'warn');
+  const persistence = await connectPersistence(config, { ...connect, logger });
+  const blobStore: BlobStoreChoice = persistence.kind === 'memory' ? 'memory' : config.blobStore;
+  const container = buildContainer(config, { blobStore, logger, persistence });
+  return {
+    core: container.get<Core>(CoreToken),
+    persistence: persistence.kind,
+    close: async () => {
+      await container.unbindAll();
+      await persistence.close();
+    },
+  };
+}
