@@ -1,5 +1,5 @@
 import type { Collection, Folder, Limits, Paste, Share, StoredFile, Token, Usage, User, UserType } from '../domain/index.js';
-import { LIMIT_KINDS } from '../domain/index.js';
+import { isByteKind, LIMIT_KINDS, type ByteKind, type LimitKind } from '../domain/index.js';
 import { isoTime } from './iso-time.js';
 
 /** The response shapes of SPEC.md: sizes as decimal strings, timestamps as ISO 8601 UTC, absent refs as null. */
@@ -84,15 +84,8 @@ export interface Counter<T> {
   max: T;
 }
 
-export interface UsageView {
-  storage: Counter<string>;
-  files: Counter<number>;
-  folders: Counter<number>;
-  pastes: Counter<number>;
-  collections: Counter<number>;
-  shares: Counter<number>;
-  tokens: Counter<number>;
-}
+/** Byte counters are decimal strings, item counters integers, as every size in the API. */
+export type UsageView = { [K in LimitKind]: Counter<K extends ByteKind ? string : number> };
 
 export type AdminUserView = { id: string; username: string; type: UserType } & UsageView;
 
@@ -172,11 +165,13 @@ export function pasteView(paste: Paste, shareId: string | null): PasteView {
 }
 
 export function usageView(usage: Usage, limits: Limits): UsageView {
-  const view = { storage: { current: String(usage.storage), max: String(limits.storage) } } as UsageView;
+  const view: Record<string, Counter<string | number>> = {};
   for (const kind of LIMIT_KINDS) {
-    if (kind !== 'storage') view[kind] = { current: usage[kind], max: limits[kind] };
+    view[kind] = isByteKind(kind)
+      ? { current: String(usage[kind]), max: String(limits[kind]) }
+      : { current: usage[kind], max: limits[kind] };
   }
-  return view;
+  return view as UsageView;
 }
 
 export function adminUserView(user: User, usage: Usage, limits: Limits): AdminUserView {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Limits, LimitKind } from '../domain/limits.js';
+import { LIMIT_KINDS, type Limits, type LimitKind } from '../domain/limits.js';
 import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from '../domain/user.js';
 
 export type Env = Record<string, string | undefined>;
@@ -47,15 +47,19 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 // A century: long enough for anyone, short enough that an expiry date stays a valid Date.
 const SESSION_TTL_MAX_DAYS = 36_500;
 
-const LIMIT_DEFAULTS: Record<LimitKind, { variable: string; value: number }> = {
-  storage: { variable: 'LIMIT_STORAGE', value: 10 * 1024 ** 3 },
-  files: { variable: 'LIMIT_FILES', value: 10_000 },
-  folders: { variable: 'LIMIT_FOLDERS', value: 1_000 },
-  pastes: { variable: 'LIMIT_PASTES', value: 1_000 },
-  collections: { variable: 'LIMIT_COLLECTIONS', value: 100 },
-  shares: { variable: 'LIMIT_SHARES', value: 1_000 },
-  tokens: { variable: 'LIMIT_TOKENS', value: 20 },
+/** The default of each maximum; a kind of the domain without one here is a type error. */
+const LIMIT_DEFAULTS: Limits = {
+  storage: 10 * 1024 ** 3,
+  files: 10_000,
+  folders: 1_000,
+  pastes: 1_000,
+  collections: 100,
+  shares: 1_000,
+  tokens: 20,
 };
+
+/** LIMIT_STORAGE, LIMIT_FILES, …: one variable per kind, named after it. */
+export const limitVariable = (kind: LimitKind) => `LIMIT_${kind.toUpperCase()}`;
 
 /** The value, with an empty string counting as unset (as `FOO=` in a compose file means "no value"). */
 function read(env: Env, name: string): string | undefined {
@@ -159,10 +163,7 @@ function admin(env: Env): { adminUsername: string | null; adminPassword: string 
 
 function limits(env: Env): Limits {
   const out = {} as Limits;
-  for (const kind of Object.keys(LIMIT_DEFAULTS) as LimitKind[]) {
-    const { variable, value } = LIMIT_DEFAULTS[kind];
-    out[kind] = integer(env, variable, value, 0);
-  }
+  for (const kind of LIMIT_KINDS) out[kind] = integer(env, limitVariable(kind), LIMIT_DEFAULTS[kind], 0);
   return out;
 }
 

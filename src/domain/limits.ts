@@ -1,24 +1,31 @@
 import { DomainError } from './errors.js';
 
-/** The seven per-user maxima. Storage is in bytes; the others are counts. */
-export const LIMIT_KINDS = ['storage', 'files', 'folders', 'pastes', 'collections', 'shares', 'tokens'] as const;
-export type LimitKind = (typeof LIMIT_KINDS)[number];
-export type CountKind = Exclude<LimitKind, 'storage'>;
+/**
+ * The per-user maxima and what each counts: the one list of kinds. Validation, views, configuration and reconcile
+ * derive theirs from it, so adding a kind here is all it takes (and the compiler names whatever else needs a value).
+ */
+export const LIMIT_UNITS = {
+  storage: 'bytes',
+  files: 'items',
+  folders: 'items',
+  pastes: 'items',
+  collections: 'items',
+  shares: 'items',
+  tokens: 'items',
+} as const satisfies Record<string, 'bytes' | 'items'>;
+export type LimitKind = keyof typeof LIMIT_UNITS;
+export const LIMIT_KINDS = Object.freeze(Object.keys(LIMIT_UNITS) as LimitKind[]);
+/** Kinds measured in bytes: written as decimal strings in the API, like every other size. */
+export type ByteKind = { [K in LimitKind]: (typeof LIMIT_UNITS)[K] extends 'bytes' ? K : never }[LimitKind];
+export type CountKind = Exclude<LimitKind, ByteKind>;
+export const isByteKind = (kind: LimitKind): kind is ByteKind => LIMIT_UNITS[kind] === 'bytes';
 
 export type Limits = Record<LimitKind, number>;
 export type Usage = Record<LimitKind, number>;
 /** Per-user overrides; an absent kind falls back to the configured default. */
 export type LimitOverrides = Partial<Limits>;
 
-export const ZERO_USAGE: Usage = Object.freeze({
-  storage: 0,
-  files: 0,
-  folders: 0,
-  pastes: 0,
-  collections: 0,
-  shares: 0,
-  tokens: 0,
-});
+export const ZERO_USAGE: Usage = Object.freeze(Object.fromEntries(LIMIT_KINDS.map((kind) => [kind, 0])) as Usage);
 
 export function effectiveLimits(defaults: Limits, overrides: LimitOverrides): Limits {
   const out = { ...defaults };

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isByteKind, LIMIT_KINDS } from '../../src/domain/index.js';
 import { TEST_LIMITS } from '../support/core.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 
@@ -128,6 +129,22 @@ describe('admin routes', () => {
       json: { username: 'alice', password: 'new-long-password' },
     });
     expect(login.status).toBe(200);
+  });
+
+  it('PATCH sets every kind of limit the domain knows, and refuses a kind it does not know', async () => {
+    const limits = Object.fromEntries(LIMIT_KINDS.map((kind, i) => [kind, isByteKind(kind) ? String(1000 + i) : i]));
+    const res = await t.request('PATCH', `/api/admin/users/${alice.userId}`, { token: admin, json: { limits } });
+    expect(res.status).toBe(200);
+    for (const kind of LIMIT_KINDS) expect(String(res.body[kind].max), kind).toBe(String(limits[kind]));
+
+    const unknown = await t.request('PATCH', `/api/admin/users/${alice.userId}`, {
+      token: admin,
+      json: { limits: { files: 5, bandwidth: 10 } },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/bandwidth/);
+    const after = await t.request('GET', `/api/admin/users/${alice.userId}`, { token: admin });
+    expect(after.body.files.max).toBe(limits['files']);
   });
 
   it('PATCH answers 400 on bad limit values and 404 for an unknown user', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMIT_KINDS, SHARE_TYPES, badRequest, type DomainError } from '../../domain/index.js';
+import { isByteKind, LIMIT_KINDS, SHARE_TYPES, badRequest, type DomainError, type LimitKind } from '../../domain/index.js';
 import type { LimitChanges } from '../../application/contract.js';
 
 /** Every id a client sends, in a path, a body or a header. */
@@ -73,16 +73,13 @@ export const adminCreateBody = z.object({ username: z.string(), password: z.stri
 export const adminUpdateBody = z.object({
   type: userType.optional(),
   password: z.string().optional(),
+  // Every kind the domain knows, none other: a kind the client names that does not exist is refused, not dropped.
   limits: z
-    .object({
-      storage: storageBytes.optional(),
-      files: count.optional(),
-      folders: count.optional(),
-      pastes: count.optional(),
-      collections: count.optional(),
-      shares: count.optional(),
-      tokens: count.optional(),
-    })
+    .strictObject(
+      Object.fromEntries(
+        LIMIT_KINDS.map((kind) => [kind, (isByteKind(kind) ? storageBytes : count).optional()]),
+      ) as Record<LimitKind, z.ZodOptional<typeof count>>,
+    )
     .optional(),
 });
 
