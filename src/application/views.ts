@@ -2,7 +2,7 @@ import type { Collection, Folder, Limits, Paste, Share, StoredFile, Token, Usage
 import { isByteKind, LIMIT_KINDS, type ByteKind, type LimitKind } from '../domain/index.js';
 import { isoTime } from './iso-time.js';
 
-/** The response shapes of SPEC.md: sizes as decimal strings, timestamps as ISO 8601 UTC, absent refs as null. */
+/** The response shapes of the API (docs/API.md): sizes as decimal strings, timestamps ISO 8601 UTC, absent refs null. */
 export interface FileView {
   id: string;
   name: string;

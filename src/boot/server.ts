@@ -37,7 +37,7 @@ export type StartOptions = BuildOptions &
 async function bootstrapAdmin(core: Core, config: Config, logger: Logger): Promise<void> {
   const result = await core.ensureAdmin.execute({ username: config.adminUsername, password: config.adminPassword });
   if (result.generatedPassword !== null) {
-    // The one deliberate exception to "no secrets in logs" (DECISIONS.md): printed once, at creation, for the operator.
+    // The one deliberate exception to "no secrets in logs" (docs/SECURITY.md): printed once, at creation, for the operator.
     logger.warn(
       `Created admin "${result.username}" with the random password ${result.generatedPassword} — ` +
         'log in and change it, or set ADMIN_USERNAME and ADMIN_PASSWORD',
