@@ -52,6 +52,7 @@ import {
 } from '../adapters/mongodb/index.js';
 import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
 import type { Config } from './config.js';
+import { claimEphemeralBlobDir, type EphemeralBlobDir } from './ephemeral-blobs.js';
 import { createLogger, type Logger } from './logger.js';
 import { memoryPersistence, Persistence, type BlobStoreChoice } from './connect-persistence.js';
 
@@ -137,6 +138,14 @@ function bindBlobStore(container: Container, config: Config, kind: BlobStoreChoi
   } else if (kind === 'gridfs') {
     if (db === null) throw new Error('BLOB_STORE=gridfs needs a MongoDB persistence');
     bindGuarded<BlobStore>(container, BlobStore, GridFsBlobStore);
+  } else if (db === null) {
+    // Records in memory: their bytes live and die with this run (ephemeral-blobs.ts), claimed on first use.
+    let claimed: EphemeralBlobDir | null = null;
+    container
+      .bind<BlobStore>(BlobStore)
+      .toResolvedValue(() => new FsBlobStore({ dir: (claimed = claimEphemeralBlobDir(config.dataDir)).dir }))
+      .inSingletonScope()
+      .onDeactivation(() => claimed?.remove());
   } else {
     container.bind(FsBlobStoreOptions).toConstantValue({ dir: config.dataDir });
     container.bind(BlobStore).to(FsBlobStore).inSingletonScope();

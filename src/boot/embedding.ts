@@ -79,7 +79,7 @@ export async function openEmbeddedCore(
     core: container.get<Core>(CoreToken),
     persistence: persistence.kind,
     close: async () => {
-      await container.unbindAll();
+      await container.unbindAllAsync();
       await persistence.close();
     },
   };

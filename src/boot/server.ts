@@ -69,7 +69,7 @@ function closer(server: Server, container: Container, persistence: Persistence):
         });
         server.closeIdleConnections();
       });
-      await container.unbindAll();
+      await container.unbindAllAsync();
       await persistence.close();
     })());
 }

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSocket, uploadHead } from '../support/raw-http.js';
 import { tempDir } from '../support/temp.js';
+import { filesUnder, until } from '../support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -120,5 +122,37 @@ describe('the service as started from the command line', () => {
     expect(started.output()).not.toContain('random password');
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
+  });
+
+  it('on memory persistence, a kill -9 mid-upload leaves no bytes once the service has started again', async () => {
+    const dataDir = tempDir('e2e-kill');
+    const env = { DATA_DIR: dataDir, PERSISTENCE: 'memory', ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'root-password-long' };
+    const port = await freePort();
+    const first = start({ ...env, PORT: String(port) });
+    children.push(first.child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, first);
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'root', password: 'root-password-long' }),
+    });
+    const { token } = (await login.json()) as { token: string };
+
+    const socket = await openSocket(url);
+    socket.write(uploadHead(token, 64 * 1024 * 1024));
+    socket.write(Buffer.alloc(3 * 1024 * 1024, 1));
+    await until(async () => (await filesUnder(dataDir)).length > 0, 'the upload to reach the disk');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    socket.destroy();
+    expect((await filesUnder(dataDir)).length).toBeGreaterThan(0);
+
+    const again = start({ ...env, PORT: String(port) });
+    children.push(again.child);
+    await waitForHealth(url, again);
+    expect(await filesUnder(dataDir)).toEqual([]);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
   });
 });

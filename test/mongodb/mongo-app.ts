@@ -43,7 +43,7 @@ export async function mongoInstance(config: Config, mongo?: ConnectOptions): Pro
     container,
     persistence,
     close: async () => {
-      await container.unbindAll();
+      await container.unbindAllAsync();
       await persistence.close();
     },
   };

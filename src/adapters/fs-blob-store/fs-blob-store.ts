@@ -8,6 +8,7 @@ import { inject, injectable } from 'inversify';
 import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
+import { writerGone, writerPrefix } from './writer.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -45,7 +46,7 @@ export class FsBlobStore implements BlobStore {
     await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
       throw pathless(err, 'write a blob');
     });
-    const tmp = join(this.tmpDir, randomBytes(16).toString('hex'));
+    const tmp = join(this.tmpDir, `${writerPrefix()}-${randomBytes(12).toString('hex')}`);
     const key = newKey();
     const final = this.pathOf(key);
     let size = 0;
@@ -121,13 +122,16 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  /** Temporary files of writes that never finished: a crash (or a kill) between opening and renaming. */
+  /**
+   * Temporary files of writes that never finished: a crash (or a kill) between opening and renaming. Those whose
+   * writer is known to be gone go at once; others once they are older than `before`.
+   */
   async purgeIncomplete(before: Date): Promise<number> {
     let removed = 0;
     for (const name of await entriesOf(this.tmpDir)) {
       const path = join(this.tmpDir, name);
       const modified = await modifiedAt(path);
-      if (modified === null || modified >= before) continue;
+      if (modified === null || (modified >= before && !writerGone(name))) continue;
       await unlink(path).then(
         () => removed++,
         (err: unknown) => {
