@@ -8,10 +8,13 @@ const ref = id.nullable();
 
 /** A zod failure as a bad_request whose message names each field, with the issues as details. */
 export function validationError(error: z.ZodError, field?: string): DomainError {
-  const issues = error.issues.map((issue) => ({
-    path: [...(field === undefined ? [] : [field]), ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
+  const pathOf = (path: readonly PropertyKey[]) => [...(field === undefined ? [] : [field]), ...path.map(String)].join('.');
+  // An unknown field is named on its own, so a client sees which option it sent was not understood.
+  const issues = error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: 'is not a field of this request' }))
+      : [{ path: pathOf(issue.path), message: issue.message }],
+  );
   const message = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
   return badRequest(message || 'Invalid input', { issues });
 }
@@ -29,31 +32,31 @@ export function parseId(value: string | undefined, field = 'id'): string {
   return result.data;
 }
 
-// Objects strip unknown fields; a body that is not a JSON object fails as a whole.
-export const credentialsBody = z.object({ username: z.string(), password: z.string() });
-export const tokenCreateBody = z.object({ name: z.string() });
-export const fileUpdateBody = z.object({ name: z.string().optional(), folderId: ref.optional() });
-export const folderCreateBody = z.object({ name: z.string(), parentId: ref.default(null) });
-export const folderUpdateBody = z.object({ name: z.string().optional(), parentId: ref.optional() });
-export const collectionCreateBody = z.object({ name: z.string() });
-export const collectionUpdateBody = z.object({ name: z.string().optional() });
-export const pasteCreateBody = z.object({
+// Bodies are strict: a field the route does not know is refused (400) rather than silently dropped.
+export const credentialsBody = z.strictObject({ username: z.string(), password: z.string() });
+export const tokenCreateBody = z.strictObject({ name: z.string() });
+export const fileUpdateBody = z.strictObject({ name: z.string().optional(), folderId: ref.optional() });
+export const folderCreateBody = z.strictObject({ name: z.string(), parentId: ref.default(null) });
+export const folderUpdateBody = z.strictObject({ name: z.string().optional(), parentId: ref.optional() });
+export const collectionCreateBody = z.strictObject({ name: z.string() });
+export const collectionUpdateBody = z.strictObject({ name: z.string().optional() });
+export const pasteCreateBody = z.strictObject({
   name: z.string().optional(),
   type: z.string().optional(),
   content: z.string(),
 });
-export const pasteUpdateBody = z.object({
+export const pasteUpdateBody = z.strictObject({
   name: z.string().optional(),
   type: z.string().optional(),
   content: z.string().optional(),
 });
-export const shareCreateBody = z.object({
+export const shareCreateBody = z.strictObject({
   type: z.enum(SHARE_TYPES),
   id,
   password: z.string().nullable().default(null),
 });
-export const shareUpdateBody = z.object({ password: z.string().nullable() });
-export const searchBody = z.object({
+export const shareUpdateBody = z.strictObject({ password: z.string().nullable() });
+export const searchBody = z.strictObject({
   query: z.string(),
   folderId: ref.default(null),
   recursive: z.boolean().default(false),
@@ -69,8 +72,8 @@ const storageBytes = z
   .transform(Number)
   .nullable();
 
-export const adminCreateBody = z.object({ username: z.string(), password: z.string(), type: userType.optional() });
-export const adminUpdateBody = z.object({
+export const adminCreateBody = z.strictObject({ username: z.string(), password: z.string(), type: userType.optional() });
+export const adminUpdateBody = z.strictObject({
   type: userType.optional(),
   password: z.string().optional(),
   // Every kind the domain knows, none other: a kind the client names that does not exist is refused, not dropped.
