@@ -68,7 +68,12 @@ describe.skipIf(!target)('throttling across two instances on one MongoDB', () =>
   it('lets a valid share open, with its password, after 50 unknown ids from the same address', async () => {
     const owner = await cores[0].authenticate.execute({ token: (await cores[0].login.execute(ADMIN)).token });
     const paste = await cores[0].createPaste.execute({ actor: owner, content: 'notes' });
-    const share = await cores[1].createShare.execute({ actor: owner, type: 'paste', id: paste.id, password: 'pass-word' });
+    const share = await cores[1].createShare.execute({
+      actor: owner,
+      type: 'paste',
+      id: paste.id,
+      password: 'pass-word',
+    });
     const client = '203.0.113.9';
     for (let i = 0; i < 50; i += 1) {
       const lookup = outcome(cores[i % 2]!.getShare.execute({ actor: null, id: `dead-${i}`, password: null, client }));

@@ -7,6 +7,7 @@ import {
   SPRAYED_TARGETS,
   UNKNOWN_SHARE_LOOKUPS,
 } from '../../src/application/throttle-rules.js';
+import { makeCore, signUp } from '../support/core.js';
 import { makeHttp, type HttpTest, type Reply } from '../support/http.js';
 
 let t: HttpTest;
@@ -146,6 +147,25 @@ describe('login throttling', () => {
     await failLogins(GUESSES_PER_TARGET_AND_ADDRESS, () => 'alice', (i) => `2001:db8:0:1${i.toString(16)}0::${i + 1}`);
     expectLockout(await login('alice', 'alice-password', '2001:db8:0:1ff:ffff:ffff:ffff:ffff'));
     expect((await login('alice', 'alice-password', '2001:db8:0:200::1')).status).toBe(200);
+  });
+});
+
+describe('concurrent guesses', () => {
+  it('judge exactly the allowance, at one account from one address and while spraying', async () => {
+    const ctx = makeCore();
+    await signUp(ctx, 'alice');
+    const guess = (username: string) =>
+      ctx.core.login.execute({ username, password: 'wrong-password', client: '192.0.2.1' });
+    const codes = async (count: number, username: string) => {
+      const outcomes = await Promise.allSettled(Array.from({ length: count }, () => guess(username)));
+      return outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code: string }).code : 'ok'));
+    };
+    const burst = await codes(3 * GUESSES_PER_TARGET_AND_ADDRESS, 'alice');
+    expect(burst.filter((code) => code === 'unauthorized')).toHaveLength(GUESSES_PER_TARGET_AND_ADDRESS);
+    expect(burst.filter((code) => code === 'rate_limited')).toHaveLength(2 * GUESSES_PER_TARGET_AND_ADDRESS);
+    for (let i = 1; i < SPRAYED_TARGETS; i += 1) await codes(1, `nobody-${i}`);
+    const spraying = await codes(3 * GUESSES_PER_TARGET_WHILE_SPRAYING, 'carol');
+    expect(spraying.filter((code) => code === 'unauthorized')).toHaveLength(GUESSES_PER_TARGET_WHILE_SPRAYING);
   });
 });
 
