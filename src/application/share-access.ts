@@ -2,14 +2,15 @@ import type { Actor, Share, ShareTarget } from '../domain/index.js';
 import { DomainError, assertMay, notFound, shareReaches, unauthorized } from '../domain/index.js';
 import type { Ports } from './ports/index.js';
 import type { ClientAddress, ReadAccess, ShareKey } from './contract.js';
-import { judgeGuess, refuseWhileLocked } from './guarded-attempt.js';
+import { judgeGuess, rateLimited } from './guarded-attempt.js';
 import { sharePasswordKeys, unknownShareKey } from './throttle-rules.js';
 
 type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle'>;
 
 /**
  * The owner's own session needs no password; anyone else needs the right one when the share has one. Guesses are
- * throttled per share and client address: a lockout answers rate_limited whatever the password.
+ * throttled per share, per share and client address, and for an address guessing at many shares (judgeGuess): a
+ * lockout answers rate_limited whatever the password.
  */
 export async function unlockShare(
   p: Pick<Ports, 'hasher' | 'throttle'>,
@@ -31,18 +32,21 @@ export async function unlockShare(
 }
 
 /**
- * A share by its public id, or null. A client that keeps asking for ids that do not exist is guessing: past the
- * limit every share lookup it makes answers rate_limited, whether the id exists or not.
+ * A share by its public id, or null. A client that keeps asking for ids that do not exist is scanning: past the
+ * limit its unknown ids answer rate_limited instead of not_found. An id that exists always opens, whatever the client
+ * looked up before: its 128 random bits, not this counter, are what keeps it from being found.
  */
 export async function lookUpShare(
   p: Pick<Ports, 'shares' | 'throttle'>,
   id: string,
   client?: ClientAddress,
 ): Promise<Share | null> {
-  const key = unknownShareKey(client);
-  if (key) await refuseWhileLocked(p.throttle, [key]);
   const share = await p.shares.findById(id);
-  if (!share && key) await p.throttle.count([key]);
+  const key = unknownShareKey(client);
+  if (!share && key) {
+    const wait = await p.throttle.count([key]);
+    if (wait > 0) throw rateLimited(wait);
+  }
   return share;
 }
 

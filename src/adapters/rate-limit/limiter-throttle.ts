@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Throttle, ThrottleKey, ThrottleRule } from '../../application/ports/throttle.js';
+import type { Tally, Throttle, ThrottleKey, ThrottleRule } from '../../application/ports/throttle.js';
 
 /**
  * The Throttle port on rate-limiter-flexible: one limiter per rule (points = the rule's limit, duration = its window,
@@ -9,8 +9,6 @@ export abstract class LimiterThrottle implements Throttle {
   private readonly limiters = new Map<string, { rule: ThrottleRule; limiter: RateLimiterAbstract }>();
 
   protected abstract create(rule: ThrottleRule): RateLimiterAbstract;
-  /** Reads and deletes a key's count in one atomic step; 0 when it has none. */
-  protected abstract take(limiter: RateLimiterAbstract, id: string): Promise<number>;
 
   /** Resolves once the store is ready for use (indexes in place); the memory store always is. */
   protected ready(): Promise<void> {
@@ -29,30 +27,34 @@ export abstract class LimiterThrottle implements Throttle {
   }
 
   async count(keys: readonly ThrottleKey[]): Promise<number> {
-    await this.ready();
     const waits = await Promise.all(
-      keys.map(async ({ rule, id }) => {
-        const res = await this.limiter(rule).penalty(id, 1);
-        return res.consumedPoints > rule.limit ? waitOf(res, rule) : 0;
+      keys.map(async (key) => {
+        const { count, resetIn } = await this.tally(key);
+        return count > key.rule.limit ? resetIn : 0;
       }),
     );
     return Math.max(0, ...waits);
   }
 
+  async tally({ rule, id }: ThrottleKey): Promise<Tally> {
+    await this.ready();
+    const res = await this.limiter(rule).penalty(id, 1);
+    return { count: res.consumedPoints, resetIn: waitOf(res, rule) };
+  }
+
   async uncount(keys: readonly ThrottleKey[]): Promise<void> {
     await this.ready();
-    await Promise.all(keys.map((key) => this.giveBack(key, 1)));
+    await Promise.all(keys.map((key) => this.giveBack(key)));
   }
 
-  async forgive(key: ThrottleKey, from: readonly ThrottleKey[]): Promise<void> {
+  async forgive({ rule, id }: ThrottleKey): Promise<void> {
     await this.ready();
-    const counted = await this.take(this.limiter(key.rule), key.id);
-    if (counted > 0) await Promise.all(from.map((other) => this.giveBack(other, counted)));
+    await this.limiter(rule).delete(id);
   }
 
-  private async giveBack({ rule, id }: ThrottleKey, points: number): Promise<void> {
+  private async giveBack({ rule, id }: ThrottleKey): Promise<void> {
     const limiter = this.limiter(rule);
-    const res = await limiter.reward(id, points);
+    const res = await limiter.reward(id, 1);
     // Give-backs racing a window's end can overshoot; a negative count would hand out extra attempts.
     if (res.consumedPoints < 0) await limiter.penalty(id, -res.consumedPoints);
   }

@@ -9,11 +9,4 @@ export class MemoryThrottle extends LimiterThrottle {
   protected create(rule: ThrottleRule): RateLimiterAbstract {
     return new RateLimiterMemory(limiterOptions(rule));
   }
-
-  protected async take(limiter: RateLimiterAbstract, id: string): Promise<number> {
-    // The memory limiter does its work when called, so calling get and delete back to back, with no await in
-    // between, reads and deletes in one step.
-    const [res] = await Promise.all([limiter.get(id), limiter.delete(id)]);
-    return res?.consumedPoints ?? 0;
-  }
 }

@@ -20,7 +20,7 @@ interface LimiterDoc {
 
 /**
  * Counters in MongoDB, so every instance of Coffer behind one database sees the same lockouts. Each change is one
- * atomic findOneAndUpdate (rate-limiter-flexible's upsert with $inc); forgiving is one findOneAndDelete.
+ * atomic findOneAndUpdate (rate-limiter-flexible's upsert with $inc); forgiving is one deleteOne.
  */
 @injectable()
 export class MongoThrottle extends LimiterThrottle {
@@ -40,11 +40,6 @@ export class MongoThrottle extends LimiterThrottle {
       // Created once below, where a failure reaches the caller instead of the console.
       disableIndexesCreation: true,
     });
-  }
-
-  protected async take(limiter: RateLimiterAbstract, id: string): Promise<number> {
-    const doc = await this.collection.findOneAndDelete({ key: limiter.getKey(id), expire: { $gt: new Date() } });
-    return doc?.points ?? 0;
   }
 
   protected override ready(): Promise<void> {

@@ -12,6 +12,14 @@ export interface ThrottleKey {
   readonly id: string;
 }
 
+/** One key's count after an attempt was counted on it. */
+export interface Tally {
+  /** Attempts counted in the key's current window, the one just counted included. */
+  readonly count: number;
+  /** Milliseconds until the window ends and the count drops back to zero. */
+  readonly resetIn: number;
+}
+
 export const Throttle = Symbol('Throttle');
 
 /**
@@ -26,8 +34,10 @@ export interface Throttle {
    * key that went past its limit takes attempts again (the caller refuses the attempt and takes it back).
    */
   count(keys: readonly ThrottleKey[]): Promise<number>;
+  /** Counts one attempt on `key` like `count`, and tells the count itself and when its window ends. */
+  tally(key: ThrottleKey): Promise<Tally>;
   /** Takes one counted attempt back off every key, never below zero. */
   uncount(keys: readonly ThrottleKey[]): Promise<void>;
-  /** Deletes `key` and takes the attempts it had counted back off each of `from` (never below zero), atomically per key. */
-  forgive(key: ThrottleKey, from: readonly ThrottleKey[]): Promise<void>;
+  /** Deletes `key`'s count in one atomic step: its next attempt opens a new window. */
+  forgive(key: ThrottleKey): Promise<void>;
 }
