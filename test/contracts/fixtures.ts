@@ -22,6 +22,7 @@ export function aUser(fields: Partial<User> = {}): User {
     username: `name${id.replace(/\W/g, '')}`,
     type: 'user',
     passwordHash: `hash-of-${id}`,
+    credentialsEpoch: 0,
     limits: {},
     createdAt: at(0),
     updatedAt: at(0),
@@ -39,6 +40,7 @@ export function aToken(fields: Partial<Token> = {}): Token {
     hash: `hash-${id}`,
     createdAt: at(0),
     expiresAt: at(60),
+    credentialsEpoch: 0,
     ...fields,
   };
 }

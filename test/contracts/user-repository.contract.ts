@@ -65,6 +65,21 @@ export function userRepositoryContract(name: string, make: () => Promise<UserRep
       expect(await users.findById(user.id)).toMatchObject({ passwordHash: 'new-hash', limits: { storage: 10 }, updatedAt: at(6) });
     });
 
+    it('moves credentialsEpoch on by one with every new password hash, and only then', async () => {
+      const user = aUser({ credentialsEpoch: 4 });
+      await users.insert(user);
+      expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 4 });
+      expect(await users.update(user.id, { passwordHash: 'second', updatedAt: at(1) })).toMatchObject({
+        passwordHash: 'second',
+        credentialsEpoch: 5,
+      });
+      await users.update(user.id, { limits: { files: 1 }, updatedAt: at(2) });
+      await users.setType(user.id, 'admin', at(3));
+      expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 5 });
+      await Promise.all([1, 2, 3].map((i) => users.update(user.id, { passwordHash: `h${i}`, updatedAt: at(4) })));
+      expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 8 });
+    });
+
     it('returns null when updating an unknown user', async () => {
       expect(await users.update('no-such-user', { limits: {}, updatedAt: at(1) })).toBeNull();
       expect(await users.list()).toEqual([]);

@@ -35,7 +35,10 @@ export class MemoryUserRepository implements UserRepository {
   async update(id: string, patch: UserPatch): Promise<User | null> {
     const user = this.rows.get(id);
     if (!user) return null;
-    if (patch.passwordHash !== undefined) user.passwordHash = patch.passwordHash;
+    if (patch.passwordHash !== undefined) {
+      user.passwordHash = patch.passwordHash;
+      user.credentialsEpoch += 1;
+    }
     if (patch.limits !== undefined) user.limits = clone(patch.limits);
     user.updatedAt = new Date(patch.updatedAt);
     return clone(user);

@@ -14,6 +14,8 @@ interface UserDoc {
   usernameLower: string;
   type: UserType;
   passwordHash: string;
+  /** Absent on users from before epochs: 0, as their sessions are. */
+  credentialsEpoch?: number;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;
@@ -26,6 +28,7 @@ function toDoc(user: User): UserDoc {
     usernameLower: normalizeUsername(user.username),
     type: user.type,
     passwordHash: user.passwordHash,
+    credentialsEpoch: user.credentialsEpoch,
     limits: copyLimits(user.limits),
     createdAt: new Date(user.createdAt),
     updatedAt: new Date(user.updatedAt),
@@ -38,6 +41,7 @@ function toUser(doc: UserDoc): User {
     username: doc.username,
     type: doc.type,
     passwordHash: doc.passwordHash,
+    credentialsEpoch: doc.credentialsEpoch ?? 0,
     limits: copyLimits(doc.limits ?? {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
@@ -97,7 +101,9 @@ export class MongoUserRepository implements UserRepository {
     const set: Partial<UserDoc> = { updatedAt: new Date(patch.updatedAt) };
     if (patch.passwordHash !== undefined) set.passwordHash = patch.passwordHash;
     if (patch.limits !== undefined) set.limits = copyLimits(patch.limits);
-    const doc = await this.users.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    // The hash and its epoch change in one write: a login reads both from one document, old or new together.
+    const bump = patch.passwordHash !== undefined ? { $inc: { credentialsEpoch: 1 } } : {};
+    const doc = await this.users.findOneAndUpdate({ _id: id }, { $set: set, ...bump }, { returnDocument: 'after' });
     return doc ? toUser(doc) : null;
   }
 
