@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { COLLECTIONS, ensureIndexes, MongoTokenRepository, MongoUserRepository } from '../../src/adapters/mongodb/index.js';
-import { isCurrentFor } from '../../src/domain/index.js';
+import {
+  COLLECTIONS,
+  ensureIndexes,
+  MongoFileRepository,
+  MongoPasteRepository,
+  MongoTokenRepository,
+  MongoUserRepository,
+} from '../../src/adapters/mongodb/index.js';
+import { isCurrentFor, mayShareItem, type Actor } from '../../src/domain/index.js';
 import { at } from '../contracts/fixtures.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 
@@ -40,5 +47,34 @@ describe.skipIf(!target)('records written before credentials epochs', () => {
     expect(changed.credentialsEpoch).toBe(1);
     expect(isCurrentFor(session, changed)).toBe(false);
     expect(isCurrentFor(api, changed)).toBe(true);
+  });
+
+  it('files and pastes from before uploaderTokenId read as made by a session, so no uploader token shares them', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    const common = { ownerId: 'u1', name: 'old', size: 1, createdAt: at(0), updatedAt: at(0) };
+    const raw = (name: string) => db.collection<{ _id: string; [field: string]: unknown }>(name);
+    await raw(COLLECTIONS.files).insertOne({
+      _id: 'f1',
+      folderId: null,
+      nameLower: 'old',
+      mime: 'text/plain',
+      blobKey: 'b1',
+      ...common,
+    });
+    await raw(COLLECTIONS.pastes).insertOne({
+      _id: 'p1',
+      type: 'text',
+      content: 'x',
+      ...common,
+    });
+    const file = (await new MongoFileRepository(db).findById('f1'))!;
+    const paste = (await new MongoPasteRepository(db).findById('p1'))!;
+    expect(file.uploaderTokenId).toBeNull();
+    expect(paste.uploaderTokenId).toBeNull();
+    const uploader: Actor = { userId: 'u1', userType: 'user', via: 'uploader', tokenId: 't1' };
+    expect(mayShareItem(uploader, file)).toBe(false);
+    expect(mayShareItem(uploader, paste)).toBe(false);
+    expect(mayShareItem({ ...uploader, via: 'session' }, file)).toBe(true);
   });
 });
