@@ -73,6 +73,8 @@ export interface ReconcileReport {
   /** Whether the drifted counters were overwritten with the recomputed ones. */
   fixed: boolean;
   drifted: UsageDrift[];
+  /** The count the last-admin guard decides on, against the admins that exist (fixed too with `fix`). */
+  admins: { stored: number; actual: number };
 }
 
 /** What one sweep of orphan bytes found and did. */

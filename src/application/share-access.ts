@@ -74,19 +74,20 @@ export interface ReadTarget {
 /**
  * One rule for every read: the owner reads with a session; anyone reads through a share link that reaches the item,
  * once the share is unlocked. Everything else is not_found, so existence is never revealed.
+ * Returns the share the read went through (its reader may see only ids inside it), or null for the owner.
  */
-export async function authorizeRead(p: Deps, access: ReadAccess, target: ReadTarget): Promise<void> {
+export async function authorizeRead(p: Deps, access: ReadAccess, target: ReadTarget): Promise<Share | null> {
   const { actor } = access;
   if (actor && actor.userId === target.ownerId) {
     assertMay(actor, target.action);
-    return;
+    return null;
   }
   if (access.share) {
     const share = await lookUpShare(p, access.share.id, access.share.client);
     if (!share || share.ownerId !== target.ownerId) throw notFound(target.what);
     await unlockShare(p, share, access.share, actor);
     if (!shareReaches(share, await target.describe(share))) throw notFound(target.what);
-    return;
+    return share;
   }
   if (!actor) throw unauthorized();
   assertMay(actor, target.action);

@@ -185,3 +185,12 @@ export function tokenView(token: Token): TokenView {
 export function meView(user: User): MeView {
   return { id: user.id, username: user.username, type: user.type, createdAt: iso(user.createdAt) };
 }
+
+/**
+ * A file as a reader through `share` may see it: ids inside what was shared only. A folder share reaches the file
+ * through its folder, so that id is inside; through a file or collection share the folder is outside and reads as
+ * null. The owner (no share) sees everything.
+ */
+export function seenThrough(view: FileView, share: Share | null): FileView {
+  return share === null || share.type === 'folder' ? view : { ...view, folderId: null };
+}

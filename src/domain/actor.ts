@@ -1,4 +1,5 @@
 import { forbidden } from './errors.js';
+import type { ShareType } from './share.js';
 import type { TokenType } from './token.js';
 import type { UserType } from './user.js';
 
@@ -27,4 +28,34 @@ export function assertAdmin(actor: Actor): void {
   if (actor.via !== 'session' || actor.userType !== 'admin') {
     throw forbidden('Admin session required');
   }
+}
+
+/** The uploader token behind a create, recorded on what it makes; null for a session. */
+export function uploaderTokenOf(actor: Actor): string | null {
+  return actor.via === 'uploader' ? actor.tokenId : null;
+}
+
+/** What an item records of its making, for the sharing rule. */
+export interface MadeBy {
+  ownerId: string;
+  uploaderTokenId: string | null;
+}
+
+/**
+ * An uploader token shares files and pastes only, so a leaked token never turns a folder or collection public.
+ * Decided from the kind alone, before any lookup, so the answer says nothing about what exists.
+ */
+export function assertMayShareKind(actor: Actor, type: ShareType): void {
+  if (actor.via !== 'session' && type !== 'file' && type !== 'paste') {
+    throw forbidden('An API token can share only the files and pastes it uploaded');
+  }
+}
+
+/**
+ * A session shares anything its user owns; an uploader token only what that same token uploaded or pasted. Anything
+ * else is treated as missing (not_found), so a token learns nothing about items it did not make.
+ */
+export function mayShareItem(actor: Actor, item: MadeBy | null): boolean {
+  if (!item || item.ownerId !== actor.userId) return false;
+  return actor.via === 'session' || item.uploaderTokenId === actor.tokenId;
 }

@@ -7,6 +7,8 @@ export interface StoredFile {
   size: number;
   /** Server-generated key of the bytes in the blob store; never shown to clients. */
   blobKey: string;
+  /** The uploader (API) token it was uploaded with; null when a session uploaded it. */
+  uploaderTokenId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -9,6 +9,8 @@ export interface Paste {
   content: string;
   /** UTF-8 byte length of content; counts toward storage. */
   size: number;
+  /** The uploader (API) token that created it; null when a session did. */
+  uploaderTokenId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -7,6 +7,11 @@ export interface User {
   username: string;
   type: UserType;
   passwordHash: string;
+  /**
+   * Moves on by one with every password change, in the same write. A session carries the epoch its login read
+   * together with the hash it checked, so a session opened with an old password never outlives the change.
+   */
+  credentialsEpoch: number;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;

@@ -239,6 +239,7 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
     mime: 'text/plain',
     size: blob.size,
     blobKey: blob.key,
+    uploaderTokenId: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -252,6 +253,7 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
     type: 'text',
     content: tag,
     size: tag.length,
+    uploaderTokenId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -20,6 +20,7 @@ export async function storeFile(
     mime: options.mime ?? 'text/plain',
     size,
     blobKey: key,
+    uploaderTokenId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -13,9 +13,12 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
     });
 
     it('stores a file and finds it by id; an unknown id is null', async () => {
-      const file = aFile({ folderId: 'f1', size: 1_048_576 });
+      const file = aFile({ folderId: 'f1', size: 1_048_576, uploaderTokenId: 'token-7' });
       await files.insert(file);
       expect(await files.findById(file.id)).toEqual(file);
+      expect(await files.update(file.id, { name: 'renamed', updatedAt: at(1) })).toMatchObject({
+        uploaderTokenId: 'token-7',
+      });
       expect(await files.findById('no-such-file')).toBeNull();
     });
 

@@ -22,6 +22,7 @@ export function aUser(fields: Partial<User> = {}): User {
     username: `name${id.replace(/\W/g, '')}`,
     type: 'user',
     passwordHash: `hash-of-${id}`,
+    credentialsEpoch: 0,
     limits: {},
     createdAt: at(0),
     updatedAt: at(0),
@@ -39,6 +40,7 @@ export function aToken(fields: Partial<Token> = {}): Token {
     hash: `hash-${id}`,
     createdAt: at(0),
     expiresAt: at(60),
+    credentialsEpoch: 0,
     ...fields,
   };
 }
@@ -53,6 +55,7 @@ export function aFile(fields: Partial<StoredFile> = {}): StoredFile {
     mime: 'text/plain',
     size: 12,
     blobKey: `blob-${id}`,
+    uploaderTokenId: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,
@@ -78,6 +81,7 @@ export function aPaste(fields: Partial<Paste> = {}): Paste {
     type: 'text',
     content: 'hello',
     size: 5,
+    uploaderTokenId: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,

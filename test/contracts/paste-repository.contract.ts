@@ -11,9 +11,12 @@ export function pasteRepositoryContract(name: string, make: () => Promise<PasteR
     });
 
     it('stores a paste and finds it by id; an unknown id is null', async () => {
-      const paste = aPaste({ type: 'markdown', content: '# Grüße', size: 9 });
+      const paste = aPaste({ type: 'markdown', content: '# Grüße', size: 9, uploaderTokenId: 'token-7' });
       await pastes.insert(paste);
       expect(await pastes.findById(paste.id)).toEqual(paste);
+      expect(await pastes.update(paste.id, { content: 'x', size: 1, updatedAt: at(1) })).toMatchObject({
+        uploaderTokenId: 'token-7',
+      });
       expect(await pastes.findById('no-such-paste')).toBeNull();
     });
 

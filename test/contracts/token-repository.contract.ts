@@ -11,8 +11,8 @@ export function tokenRepositoryContract(name: string, make: () => Promise<TokenR
     });
 
     it('stores a token and finds it by id and by hash; unknown ones are null', async () => {
-      const session = aToken({ type: 'session', expiresAt: at(30) });
-      const uploader = aToken({ type: 'uploader', name: 'ci', expiresAt: null });
+      const session = aToken({ type: 'session', expiresAt: at(30), credentialsEpoch: 3 });
+      const uploader = aToken({ type: 'uploader', name: 'ci', expiresAt: null, credentialsEpoch: null });
       await tokens.insert(session);
       await tokens.insert(uploader);
       expect(await tokens.findById(session.id)).toEqual(session);

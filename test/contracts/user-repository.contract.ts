@@ -56,30 +56,40 @@ export function userRepositoryContract(name: string, make: () => Promise<UserRep
     it('updates only the given fields and returns the user after the change', async () => {
       const user = aUser({ limits: { files: 5 } });
       await users.insert(user);
-      const updated = await users.update(user.id, { type: 'admin', updatedAt: at(5) });
-      const expected = { ...user, type: 'admin', updatedAt: at(5) };
+      const updated = await users.update(user.id, { limits: { storage: 10 }, updatedAt: at(5) });
+      const expected = { ...user, limits: { storage: 10 }, updatedAt: at(5) };
       expect(updated).toEqual(expected);
       expect(await users.findById(user.id)).toEqual(expected);
 
-      await users.update(user.id, { passwordHash: 'new-hash', limits: { storage: 10 }, updatedAt: at(6) });
-      expect(await users.findById(user.id)).toEqual({
-        ...expected,
-        passwordHash: 'new-hash',
-        limits: { storage: 10 },
-        updatedAt: at(6),
+      await users.update(user.id, { passwordHash: 'new-hash', updatedAt: at(6) });
+      expect(await users.findById(user.id)).toMatchObject({ passwordHash: 'new-hash', limits: { storage: 10 }, updatedAt: at(6) });
+    });
+
+    it('moves credentialsEpoch on by one with every new password hash, and only then', async () => {
+      const user = aUser({ credentialsEpoch: 4 });
+      await users.insert(user);
+      expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 4 });
+      expect(await users.update(user.id, { passwordHash: 'second', updatedAt: at(1) })).toMatchObject({
+        passwordHash: 'second',
+        credentialsEpoch: 5,
       });
+      await users.update(user.id, { limits: { files: 1 }, updatedAt: at(2) });
+      await users.setType(user.id, 'admin', at(3));
+      expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 5 });
+      await Promise.all([1, 2, 3].map((i) => users.update(user.id, { passwordHash: `h${i}`, updatedAt: at(4) })));
+      expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 8 });
     });
 
     it('returns null when updating an unknown user', async () => {
-      expect(await users.update('no-such-user', { type: 'admin', updatedAt: at(1) })).toBeNull();
+      expect(await users.update('no-such-user', { limits: {}, updatedAt: at(1) })).toBeNull();
       expect(await users.list()).toEqual([]);
     });
 
     it('deletes once, and frees the username', async () => {
       const user = aUser({ username: 'carol' });
       await users.insert(user);
-      expect(await users.delete(user.id)).toBe(true);
-      expect(await users.delete(user.id)).toBe(false);
+      expect(await users.delete(user.id)).toBe('done');
+      expect(await users.delete(user.id)).toBe('missing');
       expect(await users.findById(user.id)).toBeNull();
       expect(await users.findByUsername('carol')).toBeNull();
       expect(await users.insert(aUser({ username: 'Carol' }))).toBe(true);
@@ -92,10 +102,56 @@ export function userRepositoryContract(name: string, make: () => Promise<UserRep
       await users.insert(user);
       await users.insert(aUser({ type: 'admin' }));
       expect(await users.countAdmins()).toBe(2);
-      await users.update(user.id, { type: 'admin', updatedAt: at(1) });
+      expect(await users.setType(user.id, 'admin', at(1))).toBe('done');
       expect(await users.countAdmins()).toBe(3);
-      await users.delete(admin.id);
+      expect(await users.delete(admin.id)).toBe('done');
       expect(await users.countAdmins()).toBe(2);
+      expect(await users.checkAdminCount(false)).toEqual({ stored: 2, actual: 2 });
+    });
+
+    it('changes the type, stamping updatedAt; the same type or an unknown user writes nothing', async () => {
+      const user = aUser();
+      await users.insert(user);
+      await users.insert(aUser({ type: 'admin' }));
+      expect(await users.setType(user.id, 'admin', at(2))).toBe('done');
+      expect(await users.findById(user.id)).toEqual({ ...user, type: 'admin', updatedAt: at(2) });
+      expect(await users.setType(user.id, 'admin', at(3))).toBe('done');
+      expect((await users.findById(user.id))!.updatedAt).toEqual(at(2));
+      expect(await users.setType(user.id, 'user', at(4))).toBe('done');
+      expect(await users.findById(user.id)).toEqual({ ...user, updatedAt: at(4) });
+      expect(await users.setType('no-such-user', 'user', at(5))).toBe('missing');
+      expect(await users.countAdmins()).toBe(1);
+    });
+
+    it('never demotes or deletes the last admin, and writes nothing when it refuses', async () => {
+      const last = aUser({ type: 'admin' });
+      await users.insert(last);
+      await users.insert(aUser());
+      expect(await users.setType(last.id, 'user', at(1))).toBe('last_admin');
+      expect(await users.delete(last.id)).toBe('last_admin');
+      expect(await users.findById(last.id)).toEqual(last);
+      expect(await users.checkAdminCount(false)).toEqual({ stored: 1, actual: 1 });
+      // With a second admin the first may go; the second is then the last.
+      const second = aUser({ type: 'admin' });
+      await users.insert(second);
+      expect(await users.delete(last.id)).toBe('done');
+      expect(await users.setType(second.id, 'user', at(2))).toBe('last_admin');
+      expect(await users.checkAdminCount(true)).toEqual({ stored: 1, actual: 1 });
+    });
+
+    it('leaves exactly one admin when every admin is demoted or deleted at once, round after round', async () => {
+      for (let round = 0; round < 5; round++) {
+        const repo = round === 0 ? users : await make();
+        const team = Array.from({ length: 4 }, () => aUser({ type: 'admin' }));
+        for (const admin of team) await repo.insert(admin);
+        const outcomes = await Promise.all(
+          team.map((admin, i) => (i % 2 === 0 ? repo.setType(admin.id, 'user', at(1)) : repo.delete(admin.id))),
+        );
+        expect(outcomes.filter((o) => o === 'done'), `round ${round}`).toHaveLength(3);
+        expect(outcomes.filter((o) => o === 'last_admin')).toHaveLength(1);
+        expect(await repo.countAdmins()).toBe(1);
+        expect(await repo.checkAdminCount(false)).toEqual({ stored: 1, actual: 1 });
+      }
     });
 
     it('keeps its own copies: mutating what went in or came out changes nothing stored', async () => {

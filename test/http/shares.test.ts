@@ -52,9 +52,10 @@ describe('POST /api/share', () => {
     expect((await t.request('POST', '/api/share', { json: { type: 'file', id: fileId } })).status).toBe(401);
   });
 
-  it('creating is allowed to an API token, listing is not', async () => {
+  it('creating is allowed to an API token (for what it uploaded), listing is not', async () => {
     const api = (await t.request('POST', '/api/token', { token: alice, json: { name: 'ci' } })).body.token;
-    expect((await share({ type: 'file', id: fileId }, api)).status).toBe(201);
+    const own = (await t.upload(api, 'from the script')).body.id;
+    expect((await share({ type: 'file', id: own }, api)).status).toBe(201);
     expect((await t.request('GET', '/api/share', { token: api })).status).toBe(403);
   });
 });

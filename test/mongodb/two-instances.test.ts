@@ -9,6 +9,8 @@ import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type Mon
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
+// Once, after every describe of this file: each of them uses the same server.
+afterAll(async () => target?.stop());
 
 const ROOM = 5;
 const ATTEMPTS = 20;
@@ -49,7 +51,6 @@ describe.skipIf(!target)('two app instances on one MongoDB', () => {
     await Promise.all(instances?.map((i) => i.close()) ?? []);
     await raw?.close();
     await dropDatabases(target!.uri, [dbName]);
-    await target?.stop();
   });
 
   /** Runs `attempt(i)` ATTEMPTS times at once, alternating instances; returns how many succeeded and the codes. */
@@ -94,5 +95,90 @@ describe.skipIf(!target)('two app instances on one MongoDB', () => {
     const usage = await instances[1]!.core.getUsage.execute({ actor: actors[1]! });
     expect(usage.storage.current).toBe(String(ROOM * FILE_BYTES));
     expect(usage.files.current).toBe(ROOM);
+  });
+});
+
+describe.skipIf(!target)('the last admin, with two app instances on one MongoDB', () => {
+  const dbName = freshDbName();
+  const ROUNDS = 5;
+  const TEAM = 4;
+  let instances: MongoInstance[];
+  let root: Actor;
+
+  beforeAll(async () => {
+    const config = mongoConfig(target!.uri, dbName);
+    instances = [await mongoInstance(config), await mongoInstance(config)];
+    await instances[0]!.core.ensureAdmin.execute(ADMIN);
+    const { token } = await instances[1]!.core.login.execute(ADMIN);
+    root = await instances[1]!.core.authenticate.execute({ token });
+  });
+
+  afterAll(async () => {
+    await Promise.all(instances?.map((i) => i.close()) ?? []);
+    await dropDatabases(target!.uri, [dbName]);
+  });
+
+  /** TEAM new admins, each logged in on the instance that will send their request. */
+  async function team(tag: string): Promise<Array<{ actor: Actor; userId: string }>> {
+    return Promise.all(
+      Array.from({ length: TEAM }, async (_, i) => {
+        const core = instances[i % 2]!.core;
+        const username = `${tag}-${i}`;
+        const password = `${username}-password`;
+        const { id } = await core.createUser.execute({ actor: root, username, password, type: 'admin' });
+        const { token } = await core.login.execute({ username, password });
+        return { actor: await core.authenticate.execute({ token }), userId: id };
+      }),
+    );
+  }
+
+  async function admins(): Promise<Array<{ id: string; username: string }>> {
+    return (await instances[0]!.core.listUsers.execute({ actor: root })).filter((u) => u.type === 'admin');
+  }
+
+  /** Hands the deployment back to root alone, through the guarded paths, ready for the next round. */
+  async function restoreRoot(survivor: Actor): Promise<void> {
+    const core = instances[0]!.core;
+    await core.updateUser.execute({ actor: survivor, id: root.userId, type: 'admin' });
+    for (const admin of await admins()) {
+      if (admin.id !== root.userId) await core.updateUser.execute({ actor: root, id: admin.id, type: 'user' });
+    }
+  }
+
+  it(`keeps one admin when ${TEAM} admins demote themselves at once across both instances, ${ROUNDS} rounds`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      // root steps aside first, so the team are the only admins and every one of them races to leave.
+      const members = await team(`demote${round}`);
+      await instances[1]!.core.updateUser.execute({ actor: members[0]!.actor, id: root.userId, type: 'user' });
+      const results = await Promise.allSettled(
+        members.map(({ actor, userId }, i) =>
+          instances[i % 2]!.core.updateUser.execute({ actor, id: userId, type: 'user' }),
+        ),
+      );
+      const left = await admins();
+      expect(left, `round ${round}`).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected').map((r) => (r.reason as { code?: string }).code)).toEqual([
+        'conflict',
+      ]);
+      await restoreRoot(members.find((m) => m.userId === left[0]!.id)!.actor);
+    }
+  });
+
+  it(`keeps one admin when ${TEAM} admins delete one another at once across both instances, ${ROUNDS} rounds`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const members = await team(`delete${round}`);
+      await instances[1]!.core.updateUser.execute({ actor: members[0]!.actor, id: root.userId, type: 'user' });
+      const results = await Promise.allSettled(
+        members.map(({ actor }, i) =>
+          instances[i % 2]!.core.deleteUser.execute({ actor, id: members[(i + 1) % TEAM]!.userId }),
+        ),
+      );
+      const left = await admins();
+      expect(left, `round ${round}`).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected').map((r) => (r.reason as { code?: string }).code)).toEqual([
+        'conflict',
+      ]);
+      await restoreRoot(members.find((m) => m.userId === left[0]!.id)!.actor);
+    }
   });
 });

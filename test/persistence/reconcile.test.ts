@@ -12,7 +12,7 @@ describe('reconcileUsage', () => {
     const alice = await signUp(ctx, 'alice');
     expect(await populate(ctx.core, alice.actor)).toEqual(await ctx.ports.usage.get(alice.userId));
     const report = await ctx.core.reconcileUsage.execute({ actor: admin.actor, fix: false });
-    expect(report).toEqual({ checked: 2, fixed: false, drifted: [] });
+    expect(report).toEqual({ checked: 2, fixed: false, drifted: [], admins: { stored: 1, actual: 1 } });
   });
 
   it('reports drift injected into the counters, per user and kind, and repairs it only with fix', async () => {
@@ -79,10 +79,11 @@ describe('the reconcile command', () => {
     const lines = formatReport({
       checked: 3,
       fixed: false,
+      admins: { stored: 1, actual: 1 },
       drifted: [{ userId: 'u1', username: 'alice', stored: zero, actual: { ...zero, files: 2 }, drift: { files: 2 } }],
     });
     expect(lines).toEqual(['alice (u1): files 0 → 2', 'checked 3 users: drift found (run with --fix to repair) for 1']);
-    expect(formatReport({ checked: 1, fixed: true, drifted: [] })).toEqual(['checked 1 user: no drift']);
+    expect(formatReport({ checked: 1, fixed: true, drifted: [], admins: { stored: 1, actual: 1 } })).toEqual(['checked 1 user: no drift']);
   });
 
   it('refuses to reconcile an in-memory store, which has nothing stored', async () => {

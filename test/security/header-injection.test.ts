@@ -48,6 +48,7 @@ async function storedRaw(name: string, mime = 'text/plain'): Promise<StoredFile>
     mime,
     size: blob.size,
     blobKey: blob.key,
+    uploaderTokenId: null,
     createdAt: t.clock.now(),
     updatedAt: t.clock.now(),
   };

@@ -25,7 +25,7 @@ async function equippedUser(name: string) {
     ['paste', paste.body.id],
     ['collection', collection.body.id],
   ] as const) {
-    const share = await t.request('POST', '/api/share', { token: api.body.token, json: { type, id } });
+    const share = await t.request('POST', '/api/share', { token, json: { type, id } });
     expect(share.status).toBe(201);
     shares[type] = share.body.id;
   }

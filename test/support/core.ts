@@ -94,6 +94,7 @@ export async function signUp(
     username,
     type,
     passwordHash: await ctx.ports.hasher.hash(password),
+    credentialsEpoch: 0,
     limits: {},
     createdAt: now,
     updatedAt: now,

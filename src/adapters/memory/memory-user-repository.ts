@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
-import { normalizeUsername, type User } from '../../domain/index.js';
-import type { UserPatch, UserRepository } from '../../application/ports/index.js';
+import { normalizeUsername, type User, type UserType } from '../../domain/index.js';
+import type { AdminCount, AdminGuarded, UserPatch, UserRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { compareCreated } from './order.js';
 
@@ -35,22 +35,46 @@ export class MemoryUserRepository implements UserRepository {
   async update(id: string, patch: UserPatch): Promise<User | null> {
     const user = this.rows.get(id);
     if (!user) return null;
-    if (patch.type !== undefined) user.type = patch.type;
-    if (patch.passwordHash !== undefined) user.passwordHash = patch.passwordHash;
+    if (patch.passwordHash !== undefined) {
+      user.passwordHash = patch.passwordHash;
+      user.credentialsEpoch += 1;
+    }
     if (patch.limits !== undefined) user.limits = clone(patch.limits);
     user.updatedAt = new Date(patch.updatedAt);
     return clone(user);
   }
 
-  async delete(id: string): Promise<boolean> {
+  /** Check and write in one synchronous step, so no other call can come between them. */
+  async setType(id: string, type: UserType, updatedAt: Date): Promise<AdminGuarded> {
     const user = this.rows.get(id);
-    if (!user) return false;
+    if (!user) return 'missing';
+    if (user.type === type) return 'done';
+    if (user.type === 'admin' && this.admins() <= 1) return 'last_admin';
+    user.type = type;
+    user.updatedAt = new Date(updatedAt);
+    return 'done';
+  }
+
+  async delete(id: string): Promise<AdminGuarded> {
+    const user = this.rows.get(id);
+    if (!user) return 'missing';
+    if (user.type === 'admin' && this.admins() <= 1) return 'last_admin';
     this.rows.delete(id);
     this.byUsername.delete(normalizeUsername(user.username));
-    return true;
+    return 'done';
   }
 
   async countAdmins(): Promise<number> {
+    return this.admins();
+  }
+
+  /** Memory has no second write to lose, so the count it decides on is always the records' own. */
+  async checkAdminCount(): Promise<AdminCount> {
+    const admins = this.admins();
+    return { stored: admins, actual: admins };
+  }
+
+  private admins(): number {
     let admins = 0;
     for (const user of this.rows.values()) if (user.type === 'admin') admins++;
     return admins;

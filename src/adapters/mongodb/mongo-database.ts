@@ -14,6 +14,8 @@ export const COLLECTIONS = {
   pastes: 'pastes',
   shares: 'shares',
   usage: 'usage',
+  /** Deployment-wide counts that guard invariants spanning many records (the admins). */
+  counters: 'counters',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';

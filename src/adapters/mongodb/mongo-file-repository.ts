@@ -15,6 +15,8 @@ interface FileDoc {
   mime: string;
   size: number;
   blobKey: string;
+  /** Absent on files from before it was recorded: those read as a session's. */
+  uploaderTokenId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +31,7 @@ function toDoc(file: StoredFile): FileDoc {
     mime: file.mime,
     size: file.size,
     blobKey: file.blobKey,
+    uploaderTokenId: file.uploaderTokenId,
     createdAt: new Date(file.createdAt),
     updatedAt: new Date(file.updatedAt),
   };
@@ -43,6 +46,7 @@ function toFile(doc: FileDoc): StoredFile {
     mime: doc.mime,
     size: doc.size,
     blobKey: doc.blobKey,
+    uploaderTokenId: doc.uploaderTokenId ?? null,
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };

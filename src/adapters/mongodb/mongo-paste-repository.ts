@@ -12,6 +12,8 @@ interface PasteDoc {
   type: string;
   content: string;
   size: number;
+  /** Absent on pastes from before it was recorded: those read as a session's. */
+  uploaderTokenId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,6 +26,7 @@ function toDoc(paste: Paste): PasteDoc {
     type: paste.type,
     content: paste.content,
     size: paste.size,
+    uploaderTokenId: paste.uploaderTokenId,
     createdAt: new Date(paste.createdAt),
     updatedAt: new Date(paste.updatedAt),
   };
@@ -37,6 +40,7 @@ function toPaste(doc: PasteDoc): Paste {
     type: doc.type,
     content: doc.content,
     size: doc.size,
+    uploaderTokenId: doc.uploaderTokenId ?? null,
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };

@@ -15,6 +15,8 @@ interface TokenDoc {
   createdAt: Date;
   /** A TTL index removes expired sessions; null (uploader tokens) never expires. */
   expiresAt: Date | null;
+  /** Absent on sessions from before epochs, which count as epoch 0 like their users. */
+  credentialsEpoch?: number | null;
 }
 
 function toDoc(token: Token): TokenDoc {
@@ -26,6 +28,7 @@ function toDoc(token: Token): TokenDoc {
     hash: token.hash,
     createdAt: new Date(token.createdAt),
     expiresAt: token.expiresAt === null ? null : new Date(token.expiresAt),
+    credentialsEpoch: token.credentialsEpoch,
   };
 }
 
@@ -38,6 +41,7 @@ function toToken(doc: TokenDoc): Token {
     hash: doc.hash,
     createdAt: new Date(doc.createdAt),
     expiresAt: doc.expiresAt ? new Date(doc.expiresAt) : null,
+    credentialsEpoch: doc.credentialsEpoch ?? (doc.type === 'session' ? 0 : null),
   };
 }
 

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db } from 'mongodb';
 import { LIMIT_KINDS, normalizeUsername, type LimitOverrides, type User, type UserType } from '../../domain/index.js';
-import type { UserPatch, UserRepository } from '../../application/ports/index.js';
+import type { AdminCount, AdminGuarded, UserPatch, UserRepository } from '../../application/ports/index.js';
+import { AdminSeats } from './admin-seats.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { BY_CREATED } from './named-query.js';
@@ -13,6 +14,8 @@ interface UserDoc {
   usernameLower: string;
   type: UserType;
   passwordHash: string;
+  /** Absent on users from before epochs: 0, as their sessions are. */
+  credentialsEpoch?: number;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;
@@ -25,6 +28,7 @@ function toDoc(user: User): UserDoc {
     usernameLower: normalizeUsername(user.username),
     type: user.type,
     passwordHash: user.passwordHash,
+    credentialsEpoch: user.credentialsEpoch,
     limits: copyLimits(user.limits),
     createdAt: new Date(user.createdAt),
     updatedAt: new Date(user.updatedAt),
@@ -37,6 +41,7 @@ function toUser(doc: UserDoc): User {
     username: doc.username,
     type: doc.type,
     passwordHash: doc.passwordHash,
+    credentialsEpoch: doc.credentialsEpoch ?? 0,
     limits: copyLimits(doc.limits ?? {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
@@ -53,22 +58,29 @@ function copyLimits(limits: LimitOverrides): LimitOverrides {
   return out;
 }
 
+/** Enough for any honest contention; an endless flip-flop of one user's type is a bug, not a race. */
+const TYPE_CHANGE_ATTEMPTS = 10;
+
 @injectable()
 export class MongoUserRepository implements UserRepository {
   private readonly users: Collection<UserDoc>;
+  private readonly seats: AdminSeats;
 
   constructor(@inject(MongoDb) db: Db) {
     this.users = db.collection<UserDoc>(COLLECTIONS.users);
+    this.seats = new AdminSeats(db, () => this.countAdmins());
   }
 
   async insert(user: User): Promise<boolean> {
+    if (user.type === 'admin') await this.seats.ensure();
     try {
       await this.users.insertOne(toDoc(user));
-      return true;
     } catch (err) {
       if (isDuplicateKey(err)) return false;
       throw err;
     }
+    if (user.type === 'admin') await this.seats.add();
+    return true;
   }
 
   async findById(id: string): Promise<User | null> {
@@ -87,18 +99,74 @@ export class MongoUserRepository implements UserRepository {
 
   async update(id: string, patch: UserPatch): Promise<User | null> {
     const set: Partial<UserDoc> = { updatedAt: new Date(patch.updatedAt) };
-    if (patch.type !== undefined) set.type = patch.type;
     if (patch.passwordHash !== undefined) set.passwordHash = patch.passwordHash;
     if (patch.limits !== undefined) set.limits = copyLimits(patch.limits);
-    const doc = await this.users.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    // The hash and its epoch change in one write: a login reads both from one document, old or new together.
+    const bump = patch.passwordHash !== undefined ? { $inc: { credentialsEpoch: 1 } } : {};
+    const doc = await this.users.findOneAndUpdate({ _id: id }, { $set: set, ...bump }, { returnDocument: 'after' });
     return doc ? toUser(doc) : null;
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await this.users.deleteOne({ _id: id })).deletedCount === 1;
+  async setType(id: string, type: UserType, updatedAt: Date): Promise<AdminGuarded> {
+    return this.retried(id, async (current) => {
+      if (current === type) return 'done';
+      const change = { $set: { type, updatedAt: new Date(updatedAt) } };
+      if (type === 'admin') {
+        await this.seats.ensure();
+        if ((await this.users.updateOne({ _id: id, type: current }, change)).matchedCount === 0) return 'stale';
+        await this.seats.add();
+        return 'done';
+      }
+      return this.withSeat(id, async () => (await this.users.updateOne({ _id: id, type: 'admin' }, change)).matchedCount);
+    });
+  }
+
+  async delete(id: string): Promise<AdminGuarded> {
+    return this.retried(id, async (current) => {
+      if (current === 'admin') {
+        return this.withSeat(id, async () => (await this.users.deleteOne({ _id: id, type: 'admin' })).deletedCount);
+      }
+      return (await this.users.deleteOne({ _id: id, type: { $ne: 'admin' } })).deletedCount === 1 ? 'done' : 'stale';
+    });
   }
 
   async countAdmins(): Promise<number> {
     return this.users.countDocuments({ type: 'admin' });
+  }
+
+  async checkAdminCount(fix: boolean): Promise<AdminCount> {
+    return this.seats.check(fix);
+  }
+
+  /** Each write is conditional on the type it read; another change in between makes it read and try again. */
+  private async retried(
+    id: string,
+    attempt: (current: UserType) => Promise<AdminGuarded | 'stale'>,
+  ): Promise<AdminGuarded> {
+    for (let round = 0; round < TYPE_CHANGE_ATTEMPTS; round++) {
+      const doc = await this.users.findOne({ _id: id }, { projection: { type: 1 } });
+      if (!doc) return 'missing';
+      const outcome = await attempt(doc.type);
+      if (outcome !== 'stale') return outcome;
+    }
+    throw new Error(`The type of user ${id} kept changing under concurrent updates`);
+  }
+
+  /** Removes an admin (`write` answers how many records it changed) only after taking a seat from the count. */
+  private async withSeat(id: string, write: () => Promise<number>): Promise<AdminGuarded | 'stale'> {
+    if (!(await this.seats.take())) return 'last_admin';
+    let written: number;
+    try {
+      written = await write();
+    } catch (err) {
+      // A failed write may have been applied all the same (its answer lost): the seat goes back only when the
+      // record shows the admin still there. Unsure, it stays taken, which errs on the safe side.
+      const still = await this.users.findOne({ _id: id, type: 'admin' }, { projection: { _id: 1 } }).catch(() => null);
+      if (still) await this.seats.add().catch(() => undefined);
+      throw err;
+    }
+    if (written === 1) return 'done';
+    await this.seats.add();
+    return 'stale';
   }
 }

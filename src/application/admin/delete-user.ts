@@ -1,12 +1,12 @@
 import { assertAdmin, conflict, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import type { Ports } from '../ports/index.js';
+import type { AdminGuarded, Ports } from '../ports/index.js';
 import { findUser } from './admin-record.js';
 
 type Port = Core['deleteUser'];
 type Deps = Pick<
   Ports,
-  'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage' | 'blobs'
+  'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage' | 'blobs' | 'clock'
 >;
 
 export class DeleteUser implements Port {
@@ -16,11 +16,14 @@ export class DeleteUser implements Port {
    * Removes the account and everything it owns. Credentials go first so the user cannot add anything while the
    * cascade runs; then whatever points at other records (shares, collections) before what they point at; a file's
    * record before its bytes; the user record last, so a cascade cut short can simply be run again.
+   * An admin is first made a plain user: that is the one atomic check that another admin remains, and it comes
+   * before anything is deleted (a cascade cut short then leaves a plain account to delete again).
    */
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     assertAdmin(actor);
     if (id === actor.userId) throw conflict('You cannot delete your own account');
     const user = await findUser(this.p, id);
+    if (user.type === 'admin') this.guarded(await this.p.users.setType(id, 'user', this.p.clock.now()));
     await this.p.tokens.deleteByUser(user.id);
     for (const share of await this.p.shares.listByOwner(user.id)) await this.p.shares.delete(share.id);
     for (const collection of await this.p.collections.listByOwner(user.id)) {
@@ -35,6 +38,11 @@ export class DeleteUser implements Port {
     const folders = await this.p.folders.listByOwner(user.id);
     if (folders.length > 0) await this.p.folders.deleteMany(folders.map((f) => f.id));
     await this.p.usage.remove(user.id);
-    if (!(await this.p.users.delete(user.id))) throw notFound('User');
+    this.guarded(await this.p.users.delete(user.id));
+  }
+
+  private guarded(outcome: AdminGuarded): void {
+    if (outcome === 'last_admin') throw conflict('The last admin cannot be deleted');
+    if (outcome === 'missing') throw notFound('User');
   }
 }

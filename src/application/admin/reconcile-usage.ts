@@ -18,7 +18,8 @@ function differences(stored: Usage, actual: Usage): Partial<Usage> {
  *
  * Counting and overwriting are two steps: a create or delete that lands in between can make a busy account look
  * drifted, and fixing it then would be wrong by that one change. Run it when the service is quiet, or run the
- * report twice and fix what both runs agree on.
+ * report twice and fix what both runs agree on. The same holds for the admin count of the last-admin guard, which only
+ * a crash mid-demotion leaves too low.
  */
 export class ReconcileUsage implements Port {
   constructor(private readonly p: Deps) {}
@@ -35,7 +36,8 @@ export class ReconcileUsage implements Port {
       if (fix) await this.p.usage.set(user.id, actual);
       drifted.push({ userId: user.id, username: user.username, stored, actual, drift });
     }
-    return { checked: users.length, fixed: fix, drifted };
+    const admins = await this.p.users.checkAdminCount(fix);
+    return { checked: users.length, fixed: fix, drifted, admins };
   }
 
   /** What the counters must say: the same units the use cases reserve (a paste's bytes count toward storage). */

@@ -1,4 +1,4 @@
-import type { LimitOverrides, User } from '../../domain/index.js';
+import type { LimitOverrides } from '../../domain/index.js';
 import { assertAdmin, badRequest, conflict, isValidLimitValue, LIMIT_KINDS, notFound } from '../../domain/index.js';
 import type { Core, LimitChanges } from '../contract.js';
 import type { Ports, UserPatch } from '../ports/index.js';
@@ -25,6 +25,7 @@ function applyLimitChanges(current: LimitOverrides, changes: LimitChanges): Limi
 export class UpdateUser implements Port {
   constructor(private readonly p: Pick<Ports, 'users' | 'tokens' | 'usage' | 'settings' | 'hasher' | 'clock'>) {}
 
+  /** Everything that can be refused is checked before the first write; the type goes first, as it can still be. */
   async execute({ actor, id, type, password, limits }: Parameters<Port['execute']>[0]) {
     assertAdmin(actor);
     if (type !== undefined) assertValidUserType(type);
@@ -32,21 +33,16 @@ export class UpdateUser implements Port {
     const user = await findUser(this.p, id);
     const patch: UserPatch = { updatedAt: this.p.clock.now() };
     if (limits !== undefined) patch.limits = applyLimitChanges(user.limits, limits);
-    if (type !== undefined && type !== user.type) {
-      await this.assertNotLastAdmin(user);
-      patch.type = type;
-    }
     if (password !== undefined) patch.passwordHash = await this.p.hasher.hash(password);
+    if (type !== undefined) {
+      const changed = await this.p.users.setType(id, type, patch.updatedAt);
+      if (changed === 'last_admin') throw conflict('The last admin cannot be demoted');
+      if (changed === 'missing') throw notFound('User');
+    }
     const updated = await this.p.users.update(id, patch);
     if (!updated) throw notFound('User');
     // A new password ends every session the old one opened; API tokens are separate credentials and survive.
     if (password !== undefined) await this.p.tokens.deleteByUser(id, 'session');
     return adminRecord(this.p, updated);
-  }
-
-  private async assertNotLastAdmin(user: User): Promise<void> {
-    if (user.type === 'admin' && (await this.p.users.countAdmins()) <= 1) {
-      throw conflict('The last admin cannot be demoted');
-    }
   }
 }

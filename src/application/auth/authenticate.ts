@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/index.js';
-import { isExpired, unauthorized } from '../../domain/index.js';
+import { isCurrentFor, isExpired, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 
@@ -17,9 +17,15 @@ export class Authenticate implements Port {
       await this.p.tokens.delete(stored.id);
       throw unauthorized('The session has expired');
     }
-    // The type comes from the user record on every request, so a demoted admin loses admin rights at once.
+    // The type comes from the user record on every request, so a demoted admin loses admin rights at once; the
+    // same read says whether the password the session was opened with is still the user's (no extra query).
     const user = await this.p.users.findById(stored.userId);
     if (!user) throw unauthorized('Invalid or revoked token');
+    if (!isCurrentFor(stored, user)) {
+      // A login that raced a password change left this session behind its deleteByUser; it goes now.
+      await this.p.tokens.delete(stored.id);
+      throw unauthorized('Invalid or revoked token');
+    }
     return { userId: user.id, userType: user.type, via: stored.type, tokenId: stored.id };
   }
 }

@@ -37,13 +37,13 @@ export class EnsureAdmin implements Port {
       return { created: true, username: user.username, generatedPassword: null };
     }
     const passwordMatches = await this.p.hasher.verify(existing.passwordHash, password);
-    if (existing.type !== 'admin' || !passwordMatches) {
+    if (existing.type !== 'admin') await this.p.users.setType(existing.id, 'admin', this.p.clock.now());
+    if (!passwordMatches) {
       await this.p.users.update(existing.id, {
-        type: 'admin',
-        ...(passwordMatches ? {} : { passwordHash: await this.p.hasher.hash(password) }),
+        passwordHash: await this.p.hasher.hash(password),
         updatedAt: this.p.clock.now(),
       });
-      if (!passwordMatches) await this.p.tokens.deleteByUser(existing.id, 'session');
+      await this.p.tokens.deleteByUser(existing.id, 'session');
     }
     return { created: false, username: existing.username, generatedPassword: null };
   }

@@ -4,7 +4,10 @@ import type { LoginResult } from '../views.js';
 
 type Deps = Pick<Ports, 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings'>;
 
-/** Starts a session for a user whose credentials are already proven: the secret is returned once, only its hash is kept. */
+/**
+ * Starts a session for a user whose credentials are already proven: the secret is returned once, only its hash is
+ * kept. `user` must be the record the password was checked against, so the session carries the epoch of that password.
+ */
 export async function issueSession(p: Deps, user: User): Promise<LoginResult> {
   const secret = p.secrets.newSecret();
   const now = p.clock.now();
@@ -16,6 +19,7 @@ export async function issueSession(p: Deps, user: User): Promise<LoginResult> {
     hash: p.secrets.hash(secret),
     createdAt: now,
     expiresAt: new Date(now.getTime() + p.settings.sessionTtlMs),
+    credentialsEpoch: user.credentialsEpoch,
   };
   await p.tokens.insert(token);
   return { token: secret, user: { id: user.id, username: user.username } };

@@ -34,6 +34,8 @@ export class Login implements Port {
       return null;
     });
     if (!user) throw invalidCredentials();
+    // `user` is the record whose hash was checked: the session takes that record's credentialsEpoch, so a password
+    // change landing while the hash was being checked leaves this session dead on arrival.
     return issueSession(this.p, user);
   }
 

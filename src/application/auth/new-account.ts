@@ -40,6 +40,7 @@ export async function newAccount(
     username: input.username,
     type: input.type,
     passwordHash: await p.hasher.hash(input.password),
+    credentialsEpoch: 0,
     limits: {},
     createdAt: now,
     updatedAt: now,

@@ -2,6 +2,7 @@ import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { authorizeRead } from '../share-access.js';
+import { seenThrough } from '../views.js';
 import { collectionViewOf } from './collection-views.js';
 
 type Port = Core['getCollection'];
@@ -13,13 +14,14 @@ export class GetCollection implements Port {
     const collection = await this.p.collections.findById(id);
     // A missing collection goes through the same checks as a foreign one (no owner matches ''), so the answer
     // (unauthorized, forbidden or not_found) never reveals whether it exists.
-    await authorizeRead(this.p, access, {
+    const through = await authorizeRead(this.p, access, {
       what: 'Collection',
       ownerId: collection?.ownerId ?? '',
       action: 'collection.read',
       describe: async () => ({ kind: 'collection', collectionId: id }),
     });
     if (!collection) throw notFound('Collection');
-    return collectionViewOf(this.p, collection);
+    const view = await collectionViewOf(this.p, collection);
+    return { ...view, files: view.files.map((file) => seenThrough(file, through)) };
   }
 }

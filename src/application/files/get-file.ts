@@ -1,5 +1,6 @@
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { seenThrough } from '../views.js';
 import { fileViewOf } from './file-views.js';
 import { readableFile } from './readable-file.js';
 
@@ -11,6 +12,7 @@ export class GetFile implements Port {
   ) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {
-    return fileViewOf(this.p, await readableFile(this.p, access, id));
+    const { file, through } = await readableFile(this.p, access, id);
+    return seenThrough(await fileViewOf(this.p, file), through);
   }
 }

@@ -11,6 +11,6 @@ export class OpenFileContent implements Port {
   ) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]): Promise<FileContent> {
-    return fileContent(this.p, await readableFile(this.p, access, id));
+    return fileContent(this.p, (await readableFile(this.p, access, id)).file);
   }
 }

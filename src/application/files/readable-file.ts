@@ -1,4 +1,4 @@
-import type { StoredFile } from '../../domain/index.js';
+import type { Share, StoredFile } from '../../domain/index.js';
 import { notFound } from '../../domain/index.js';
 import type { ReadAccess } from '../contract.js';
 import type { Ports } from '../ports/index.js';
@@ -6,15 +6,21 @@ import { authorizeRead } from '../share-access.js';
 
 type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle'>;
 
+/** A file its reader may see, and the share it is seen through (null for its owner). */
+export interface ReadableFile {
+  file: StoredFile;
+  through: Share | null;
+}
+
 /**
  * Loads a file its reader may see: the owner's session, or a share of the file, of a folder above it, or of a
  * collection holding it.
  */
-export async function readableFile(p: Deps, access: ReadAccess, id: string): Promise<StoredFile> {
+export async function readableFile(p: Deps, access: ReadAccess, id: string): Promise<ReadableFile> {
   const file = await p.files.findById(id);
   // A missing file goes through the same checks as a foreign one (no owner matches ''), so the answer
   // (unauthorized, forbidden or not_found) never reveals whether it exists.
-  await authorizeRead(p, access, {
+  const through = await authorizeRead(p, access, {
     what: 'File',
     ownerId: file?.ownerId ?? '',
     action: 'file.read',
@@ -26,7 +32,7 @@ export async function readableFile(p: Deps, access: ReadAccess, id: string): Pro
     }),
   });
   if (!file) throw notFound('File');
-  return file;
+  return { file, through };
 }
 
 async function inSharedCollection(p: Deps, type: string, collectionId: string, fileId: string): Promise<boolean> {

@@ -1,5 +1,12 @@
 import type { LimitKind, StoredFile } from '../../domain/index.js';
-import { assertMay, cleanName, limitReached, normalizeMime, requireName } from '../../domain/index.js';
+import {
+  assertMay,
+  cleanName,
+  limitReached,
+  normalizeMime,
+  requireName,
+  uploaderTokenOf,
+} from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { limitsOf, owned } from '../usage-limits.js';
@@ -46,6 +53,7 @@ export class UploadFile implements Port {
         mime: normalizeMime(mime),
         size: blob.size,
         blobKey: blob.key,
+        uploaderTokenId: uploaderTokenOf(actor),
         createdAt: now,
         updatedAt: now,
       };

@@ -22,7 +22,7 @@ export class GetFolder implements Port {
     const folder = await this.p.folders.findById(id);
     // A missing folder goes through the same checks as a foreign one (no owner matches ''), so the answer
     // (unauthorized, forbidden or not_found) never reveals whether it exists.
-    await authorizeRead(this.p, access, {
+    const through = await authorizeRead(this.p, access, {
       what: 'Folder',
       ownerId: folder?.ownerId ?? '',
       action: 'folder.read',
@@ -45,8 +45,9 @@ export class GetFolder implements Port {
         files.map((f) => f.id),
       ),
     ]);
-    const tree = new TreeBuilder(descendants, files, folderShares, fileShares);
-    return tree.build(folder);
+    const tree = new TreeBuilder(descendants, files, folderShares, fileShares).build(folder);
+    // The shared folder's parent lies outside the share; every other id in the tree lies inside it.
+    return through?.itemId === folder.id ? { ...tree, parentId: null } : tree;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Paste } from '../../domain/index.js';
-import { DEFAULT_PASTE_NAME, assertMay, normalizePasteType, requireName } from '../../domain/index.js';
+import { DEFAULT_PASTE_NAME, assertMay, normalizePasteType, requireName, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { reserve, withReserved } from '../usage-limits.js';
@@ -28,6 +28,7 @@ export class CreatePaste implements Port {
           type: pasteType,
           content,
           size,
+          uploaderTokenId: uploaderTokenOf(actor),
           createdAt: now,
           updatedAt: now,
         };

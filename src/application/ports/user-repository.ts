@@ -3,10 +3,22 @@ import type { LimitOverrides, User, UserType } from '../../domain/index.js';
 export const UserRepository = Symbol('UserRepository');
 
 export interface UserPatch {
-  type?: UserType;
+  /** Also moves the user's credentialsEpoch on by one, in the same write. */
   passwordHash?: string;
   limits?: LimitOverrides;
   updatedAt: Date;
+}
+
+/**
+ * How a change that could remove an admin ended: done; missing (no such user); or last_admin, when it would have
+ * left no admin at all, in which case nothing was written.
+ */
+export type AdminGuarded = 'done' | 'missing' | 'last_admin';
+
+/** The deployment-wide admin count the guard decides on, next to the admins that really exist. */
+export interface AdminCount {
+  stored: number;
+  actual: number;
 }
 
 export interface UserRepository {
@@ -18,6 +30,20 @@ export interface UserRepository {
   /** Every user, ordered by createdAt then id. */
   list(): Promise<User[]>;
   update(id: string, patch: UserPatch): Promise<User | null>;
-  delete(id: string): Promise<boolean>;
+  /**
+   * Makes the user an admin or a plain user. Taking admin rights away is atomic with the check that another admin
+   * remains, whatever else runs at the same time on any instance. Setting the type the user has writes nothing.
+   */
+  setType(id: string, type: UserType, updatedAt: Date): Promise<AdminGuarded>;
+  /** Deletes the user; an admin only while another admin remains, decided as setType decides it. */
+  delete(id: string): Promise<AdminGuarded>;
+  /** Admins as the user records say. */
   countAdmins(): Promise<number>;
+  /**
+   * The stored admin count against the records; with `fix`, the stored count becomes the actual one. Only a crash
+   * between the two writes of a demotion or deletion leaves it behind (too low: demotions are refused too early, never
+   * allowed too late); fix it while no admin change is under way, as a change counted but not yet written would be
+   * counted twice.
+   */
+  checkAdminCount(fix: boolean): Promise<AdminCount>;
 }

@@ -1,9 +1,18 @@
 import type { Share } from '../../domain/index.js';
-import { SHARE_TYPES, assertMay, badRequest, conflict, isShareType, notFound } from '../../domain/index.js';
+import {
+  SHARE_TYPES,
+  assertMay,
+  assertMayShareKind,
+  badRequest,
+  conflict,
+  isShareType,
+  mayShareItem,
+  notFound,
+} from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { withReserved } from '../usage-limits.js';
-import { ITEM_NAMES, itemOwner } from './share-item.js';
+import { ITEM_NAMES, sharedItem } from './share-item.js';
 import { sharePasswordHash } from './share-password.js';
 import { shareView } from './share-view.js';
 
@@ -13,7 +22,10 @@ type Deps = Pick<
   'shares' | 'files' | 'folders' | 'collections' | 'pastes' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher'
 >;
 
-/** Uploader tokens may share what they uploaded. One share per item: a second one is a conflict. */
+/**
+ * Uploader tokens may share only the files and pastes that same token made (see mayShareItem). One share per item:
+ * a second one is a conflict.
+ */
 export class CreateShare implements Port {
   constructor(private readonly p: Deps) {}
 
@@ -22,7 +34,8 @@ export class CreateShare implements Port {
     if (typeof type !== 'string' || !isShareType(type)) {
       throw badRequest(`type must be one of ${SHARE_TYPES.join(', ')}`, { field: 'type' });
     }
-    if ((await itemOwner(this.p, type, id)) !== actor.userId) throw notFound(ITEM_NAMES[type]);
+    assertMayShareKind(actor, type);
+    if (!mayShareItem(actor, await sharedItem(this.p, type, id))) throw notFound(ITEM_NAMES[type]);
     // Checked before reserving so a user at the maximum still hears why; the insert below stays the real guard.
     if (await this.p.shares.findByItem(type, id)) throw conflict('This item is already shared');
     // Hashing is slow; doing it before reserving keeps the reservation window short.

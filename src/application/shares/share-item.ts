@@ -1,4 +1,4 @@
-import type { ShareType } from '../../domain/index.js';
+import type { MadeBy, ShareType } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
 
 type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'pastes'>;
@@ -10,16 +10,18 @@ export const ITEM_NAMES: Record<ShareType, string> = {
   paste: 'Paste',
 };
 
-/** The owner of the item a share would point at, or null when there is no such item. */
-export async function itemOwner(p: Deps, type: ShareType, id: string): Promise<string | null> {
+/** Who made the item a share would point at, or null when there is no such item. */
+export async function sharedItem(p: Deps, type: ShareType, id: string): Promise<MadeBy | null> {
+  const made = (item: MadeBy | null) => item && { ownerId: item.ownerId, uploaderTokenId: item.uploaderTokenId };
+  const folderLike = (item: { ownerId: string } | null) => item && { ownerId: item.ownerId, uploaderTokenId: null };
   switch (type) {
     case 'file':
-      return (await p.files.findById(id))?.ownerId ?? null;
+      return made(await p.files.findById(id));
     case 'folder':
-      return (await p.folders.findById(id))?.ownerId ?? null;
+      return folderLike(await p.folders.findById(id));
     case 'collection':
-      return (await p.collections.findById(id))?.ownerId ?? null;
+      return folderLike(await p.collections.findById(id));
     case 'paste':
-      return (await p.pastes.findById(id))?.ownerId ?? null;
+      return made(await p.pastes.findById(id));
   }
 }

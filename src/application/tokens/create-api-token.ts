@@ -28,6 +28,7 @@ export class CreateApiToken implements Port {
         hash: this.p.secrets.hash(secret),
         createdAt: this.p.clock.now(),
         expiresAt: null,
+        credentialsEpoch: null,
       };
       await this.p.tokens.insert(token);
       return { ...tokenView(token), token: secret };

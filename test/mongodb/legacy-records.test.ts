@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COLLECTIONS,
+  ensureIndexes,
+  MongoFileRepository,
+  MongoPasteRepository,
+  MongoTokenRepository,
+  MongoUserRepository,
+} from '../../src/adapters/mongodb/index.js';
+import { isCurrentFor, mayShareItem, type Actor } from '../../src/domain/index.js';
+import { at } from '../contracts/fixtures.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+
+const target = await getMongoUri();
+if (!target) console.log(MONGO_SKIP_MESSAGE);
+
+describe.skipIf(!target)('records written before credentials epochs', () => {
+  const databases = useFreshDatabases(target!);
+
+  it('read as epoch 0, so their sessions keep working until the next password change ends them', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    const raw = { createdAt: at(0), updatedAt: at(0) };
+    await db.collection<{ _id: string; [field: string]: unknown }>(COLLECTIONS.users).insertOne({
+      _id: 'u1',
+      username: 'old',
+      usernameLower: 'old',
+      type: 'user',
+      passwordHash: 'h',
+      limits: {},
+      ...raw,
+    });
+    const token = { userId: 'u1', name: 'session', createdAt: at(0) };
+    await db.collection<{ _id: string; [field: string]: unknown }>(COLLECTIONS.tokens).insertMany([
+      { _id: 's1', type: 'session', hash: 'hs', expiresAt: at(60), ...token },
+      { _id: 'a1', type: 'uploader', hash: 'ha', expiresAt: null, ...token },
+    ]);
+    const users = new MongoUserRepository(db);
+    const tokens = new MongoTokenRepository(db);
+    const session = (await tokens.findById('s1'))!;
+    const api = (await tokens.findById('a1'))!;
+    expect(session.credentialsEpoch).toBe(0);
+    expect(api.credentialsEpoch).toBeNull();
+    expect(isCurrentFor(session, (await users.findById('u1'))!)).toBe(true);
+
+    const changed = (await users.update('u1', { passwordHash: 'h2', updatedAt: at(1) }))!;
+    expect(changed.credentialsEpoch).toBe(1);
+    expect(isCurrentFor(session, changed)).toBe(false);
+    expect(isCurrentFor(api, changed)).toBe(true);
+  });
+
+  it('files and pastes from before uploaderTokenId read as made by a session, so no uploader token shares them', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    const common = { ownerId: 'u1', name: 'old', size: 1, createdAt: at(0), updatedAt: at(0) };
+    const raw = (name: string) => db.collection<{ _id: string; [field: string]: unknown }>(name);
+    await raw(COLLECTIONS.files).insertOne({
+      _id: 'f1',
+      folderId: null,
+      nameLower: 'old',
+      mime: 'text/plain',
+      blobKey: 'b1',
+      ...common,
+    });
+    await raw(COLLECTIONS.pastes).insertOne({
+      _id: 'p1',
+      type: 'text',
+      content: 'x',
+      ...common,
+    });
+    const file = (await new MongoFileRepository(db).findById('f1'))!;
+    const paste = (await new MongoPasteRepository(db).findById('p1'))!;
+    expect(file.uploaderTokenId).toBeNull();
+    expect(paste.uploaderTokenId).toBeNull();
+    const uploader: Actor = { userId: 'u1', userType: 'user', via: 'uploader', tokenId: 't1' };
+    expect(mayShareItem(uploader, file)).toBe(false);
+    expect(mayShareItem(uploader, paste)).toBe(false);
+    expect(mayShareItem({ ...uploader, via: 'session' }, file)).toBe(true);
+  });
+});
