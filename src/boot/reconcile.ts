@@ -25,6 +25,9 @@ export function formatReport(report: ReconcileReport): string[] {
     );
     return `${user.username} (${user.userId}): ${kinds.join(', ')}`;
   });
+  const { stored, actual } = report.admins;
+  // The count the last-admin guard decides on; it only drifts after a crash mid-demotion or a rolling upgrade.
+  if (stored !== actual) lines.push(`admin count: ${stored} → ${actual}${report.fixed ? ' (repaired)' : ''}`);
   const users = report.checked === 1 ? '1 user' : `${report.checked} users`;
   const verb = report.fixed ? 'repaired' : 'found (run with --fix to repair)';
   const summary =

@@ -84,6 +84,10 @@ describe('the reconcile command', () => {
     });
     expect(lines).toEqual(['alice (u1): files 0 → 2', 'checked 3 users: drift found (run with --fix to repair) for 1']);
     expect(formatReport({ checked: 1, fixed: true, drifted: [], admins: { stored: 1, actual: 1 } })).toEqual(['checked 1 user: no drift']);
+    expect(formatReport({ checked: 2, fixed: true, drifted: [], admins: { stored: 0, actual: 2 } })).toEqual([
+      'admin count: 0 → 2 (repaired)',
+      'checked 2 users: no drift',
+    ]);
   });
 
   it('refuses to reconcile an in-memory store, which has nothing stored', async () => {
