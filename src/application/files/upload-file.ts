@@ -1,5 +1,5 @@
 import type { LimitKind, StoredFile } from '../../domain/index.js';
-import { assertMay, cleanName, limitReached, normalizeMime, requireName } from '../../domain/index.js';
+import { assertMay, cleanName, limitReached, normalizeMime, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { limitsOf, owned } from '../usage-limits.js';
@@ -54,8 +54,24 @@ export class UploadFile implements Port {
       await this.undo(actor.userId, id, blobKey);
       throw err;
     }
+    if (folderId !== null) await this.assertLanded(file, folderId);
     await this.settle(file);
     return fileView(file, null);
+  }
+
+  /**
+   * The folder was checked before the bytes came, maybe long ago: a delete of it may have marked it since. Then
+   * the file takes itself back. If this call deletes the record, its bytes and held counts go too; if the folder's
+   * delete got to the record first, that delete released the counts, so the hold is only forgotten.
+   */
+  private async assertLanded(file: StoredFile, folderId: string): Promise<void> {
+    if (await this.p.folders.findById(folderId)) return;
+    if (await this.p.files.delete(file.id)) {
+      await this.undo(file.ownerId, file.id, file.blobKey);
+    } else {
+      await Promise.allSettled([this.p.usage.settleHold(file.ownerId, file.id)]);
+    }
+    throw notFound('Folder');
   }
 
   /**
