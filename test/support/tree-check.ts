@@ -5,7 +5,7 @@ import type { Ports } from '../../src/application/index.js';
  * (or hidden, being deleted), a folder that does not reach the root, a file in a missing folder, and counters that
  * differ from what exists. Empty when all is well.
  */
-export async function treeProblems(ports: Ports, ownerId: string): Promise<string[]> {
+export async function treeProblems(ports: Pick<Ports, 'folders' | 'files' | 'usage'>, ownerId: string): Promise<string[]> {
   const problems: string[] = [];
   const folders = await ports.folders.listByOwner(ownerId);
   const parents = new Map(folders.map((folder) => [folder.id, folder.parentId]));
