@@ -161,8 +161,9 @@ describe.skipIf(!target)('two app instances on one MongoDB', () => {
     const view = await two.getFolder.execute({ access: { actor: bobs[1]!, share: null }, id: 'loop-a' });
     expect(view).toMatchObject({ id: 'loop-a', folders: [{ id: 'loop-b', folders: [], files: [{ id: file.id }] }] });
     await one.deleteFolder.execute({ actor: bobs[0]!, id: 'loop-a' });
-    expect(await db.collection(COLLECTIONS.folders).countDocuments({ _id: { $in: ['loop-a', 'loop-b'] } })).toBe(0);
-    expect(await db.collection(COLLECTIONS.files).countDocuments({ _id: file.id })).toBe(0);
+    const byId = (name: string) => db.collection<{ _id: string }>(name);
+    expect(await byId(COLLECTIONS.folders).countDocuments({ _id: { $in: ['loop-a', 'loop-b'] } })).toBe(0);
+    expect(await byId(COLLECTIONS.files).countDocuments({ _id: file.id })).toBe(0);
   });
 
   it(`lets nothing stay in a folder deleted on one instance while the other puts things into it, ${ROUNDS} rounds`, async () => {
