@@ -11,6 +11,12 @@ export interface Folder {
 
 /** How deep folders may nest (a root-level folder has depth 1). */
 export const MAX_FOLDER_DEPTH = 32;
+/**
+ * How far any walk of the stored tree goes: up a chain of parents, or down the levels of one read. Well beyond
+ * MAX_FOLDER_DEPTH, so a tree that an older version or a hand edit left deeper still reads in part; yet a bound,
+ * whatever is stored.
+ */
+export const MAX_STORED_DEPTH = 4 * MAX_FOLDER_DEPTH;
 /** How many entries (files and folders) one subtree read may return. */
 export const MAX_TREE_ENTRIES = 20_000;
 

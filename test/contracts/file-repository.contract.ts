@@ -53,6 +53,19 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
       expect(await files.update('no-such-file', { name: 'x', updatedAt: at(3) })).toBeNull();
     });
 
+    it('applies a patch with whileIn only while the file still sits there', async () => {
+      const file = aFile({ folderId: 'f1' });
+      await files.insert(file);
+      expect(await files.update(file.id, { folderId: 'f3', updatedAt: at(1), whileIn: 'f2' })).toBeNull();
+      expect(await files.update(file.id, { folderId: 'f3', updatedAt: at(1), whileIn: null })).toBeNull();
+      expect(await files.findById(file.id)).toEqual(file);
+      const moved = await files.update(file.id, { folderId: 'f2', updatedAt: at(2), whileIn: 'f1' });
+      expect(moved).toEqual({ ...file, folderId: 'f2', updatedAt: at(2) });
+      const toRoot = await files.update(file.id, { folderId: null, updatedAt: at(3), whileIn: 'f2' });
+      expect(toRoot?.folderId).toBeNull();
+      expect((await files.update(file.id, { name: 'n', updatedAt: at(4), whileIn: null }))?.name).toBe('n');
+    });
+
     it('lists, counts and searches a moved or renamed file in its new place only', async () => {
       const file = aFile({ name: 'draft.txt', folderId: 'f1' });
       await files.insert(file);

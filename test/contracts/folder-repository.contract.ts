@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FolderRepository } from '../../src/application/ports/index.js';
+import { MAX_STORED_DEPTH } from '../../src/domain/index.js';
 import { aFolder, at, ids } from './fixtures.js';
 
 const sorted = (values: string[]) => [...values].sort();
@@ -158,6 +159,102 @@ export function folderRepositoryContract(name: string, make: () => Promise<Folde
       await folders.insert(aFolder({ ownerId: 'owner-2' }));
       expect(sorted(ids(await folders.listByOwner('owner-1')))).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
       expect(await folders.listByOwner('owner-3')).toEqual([]);
+    });
+
+    it('applies a patch with whileIn only while the folder still sits there', async () => {
+      await insertTree();
+      expect(await folders.update('d', { parentId: 'c', updatedAt: at(1), whileIn: 'a' })).toBeNull();
+      expect(await folders.update('d', { parentId: 'c', updatedAt: at(1), whileIn: null })).toBeNull();
+      expect((await folders.findById('d'))?.parentId).toBe('b');
+      expect((await folders.update('d', { parentId: 'c', updatedAt: at(2), whileIn: 'b' }))?.parentId).toBe('c');
+      expect((await folders.update('g', { name: 'G2', updatedAt: at(3), whileIn: null }))?.name).toBe('G2');
+    });
+
+    it('marks a folder as being deleted: hidden from every read but chain and listByOwner, closed to writes', async () => {
+      await insertTree();
+      await folders.insert(aFolder({ id: 'x', ownerId: 'owner-2', parentId: null }));
+      expect(await folders.markDeleting('owner-2', 'b')).toBe(false);
+      expect(await folders.markDeleting('owner-1', 'missing')).toBe(false);
+      expect(await folders.markDeleting('owner-1', 'b')).toBe(true);
+      expect(await folders.markDeleting('owner-1', 'b')).toBe(true);
+
+      expect(await folders.findById('b')).toBeNull();
+      expect(await folders.update('b', { name: 'x', updatedAt: at(1) })).toBeNull();
+      expect(ids(await folders.listChildren('owner-1', ['a'], 10))).toEqual(['c']);
+      expect((await folders.countChildren('owner-1', ['a'])).get('a')).toBe(1);
+      expect(await folders.search('owner-1', 'b', null, 10)).toEqual([]);
+      // Nothing below a marked folder is in a subtree either, though it is not marked itself yet.
+      expect(sorted(ids(await folders.listSubtree('owner-1', 'a', 10)))).toEqual(['c', 'f']);
+      expect(sorted(ids(await folders.listSubtree('owner-1', 'b', 10)))).toEqual(['d', 'e']);
+      expect(await folders.findById('d')).not.toBeNull();
+
+      expect(await folders.chain('e')).toEqual(['a', 'b', 'd', 'e']);
+      expect(await folders.chain('b')).toEqual(['a', 'b']);
+      expect(sorted(ids(await folders.listByOwner('owner-1')))).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+      expect(await folders.deleteMany(['b', 'c'])).toBe(2);
+      expect(await folders.chain('e')).toEqual(['d', 'e']);
+    });
+
+    it('marks the folders directly under the parents, each as it sits then, and names every marked one', async () => {
+      await insertTree();
+      await folders.insert(aFolder({ id: 'x', ownerId: 'owner-2', parentId: 'a' }));
+      await folders.markDeleting('owner-1', 'a');
+      expect(sorted(await folders.markChildrenDeleting('owner-1', ['a']))).toEqual(['b', 'c']);
+      expect(await folders.findById('b')).toBeNull();
+      expect(await folders.findById('d')).not.toBeNull();
+      expect(await folders.findById('x')).not.toBeNull();
+      // Marked before or now, all are named; a folder moved away before its turn is left alone.
+      await folders.update('f', { parentId: 'g', updatedAt: at(1) });
+      await folders.insert(aFolder({ id: 'h', parentId: 'b' }));
+      expect(sorted(await folders.markChildrenDeleting('owner-1', ['b', 'c', 'b']))).toEqual(['d', 'h']);
+      expect(sorted(await folders.markChildrenDeleting('owner-1', ['a']))).toEqual(['b', 'c']);
+      expect(await folders.findById('f')).not.toBeNull();
+      expect(await folders.markChildrenDeleting('owner-1', [])).toEqual([]);
+      expect(await folders.markChildrenDeleting('owner-1', ['e'])).toEqual([]);
+      expect(sorted(ids(await folders.listByOwner('owner-1')))).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    });
+
+    it('walks a stored cycle and a stored chain beyond any depth and always ends', async () => {
+      // What no use case makes, but an old race or a hand edit could leave: a and b each the other's parent, c its own.
+      await folders.insert(aFolder({ id: 'a', parentId: 'b' }));
+      await folders.insert(aFolder({ id: 'b', parentId: 'a' }));
+      await folders.insert(aFolder({ id: 'c', parentId: 'c' }));
+      await folders.insert(aFolder({ id: 'k', parentId: 'a' }));
+      expect(await folders.chain('a')).toEqual(['b', 'a']);
+      expect(await folders.chain('k')).toEqual(['b', 'a', 'k']);
+      expect(await folders.chain('c')).toEqual(['c']);
+      expect(sorted(ids(await folders.listSubtree('owner-1', 'a', 10)))).toEqual(['b', 'k']);
+      expect(await folders.listSubtree('owner-1', 'c', 10)).toEqual([]);
+      expect(sorted(await folders.markChildrenDeleting('owner-1', ['a', 'b']))).toEqual(['a', 'b', 'k']);
+
+      const depth = MAX_STORED_DEPTH + 10;
+      for (let i = 0; i < depth; i++) await folders.insert(aFolder({ id: `d${i}`, parentId: i === 0 ? null : `d${i - 1}` }));
+      const chain = await folders.chain(`d${depth - 1}`);
+      expect(chain).toHaveLength(MAX_STORED_DEPTH);
+      expect(chain.at(-1)).toBe(`d${depth - 1}`);
+      expect(await folders.listSubtree('owner-1', 'd0', depth)).toHaveLength(depth - 1);
+    });
+
+    it('lends each owner one move lease at a time, until its time runs out or its holder gives it back', async () => {
+      expect(await folders.acquireMoveLease('owner-1', 'h1', at(10), at(0))).toBe(true);
+      expect(await folders.acquireMoveLease('owner-1', 'h2', at(10), at(0))).toBe(false);
+      expect(await folders.acquireMoveLease('owner-1', 'h2', at(15), at(9))).toBe(false);
+      expect(await folders.acquireMoveLease('owner-2', 'h3', at(10), at(0))).toBe(true);
+      await folders.releaseMoveLease('owner-1', 'h2');
+      expect(await folders.acquireMoveLease('owner-1', 'h2', at(10), at(1))).toBe(false);
+      await folders.releaseMoveLease('owner-1', 'h1');
+      expect(await folders.acquireMoveLease('owner-1', 'h2', at(20), at(1))).toBe(true);
+      // A holder that never gives it back (it died) loses it once its time is up, and then cannot give it back.
+      expect(await folders.acquireMoveLease('owner-1', 'h4', at(30), at(20))).toBe(true);
+      await folders.releaseMoveLease('owner-1', 'h2');
+      expect(await folders.acquireMoveLease('owner-1', 'h5', at(30), at(21))).toBe(false);
+    });
+
+    it('lets exactly one of many racing holders take a free or expired lease', async () => {
+      const race = (now: number) =>
+        Promise.all(Array.from({ length: 10 }, (_, i) => folders.acquireMoveLease('owner-1', `r${now}-${i}`, at(now + 5), at(now))));
+      expect((await race(0)).filter(Boolean)).toHaveLength(1);
+      expect((await race(5)).filter(Boolean)).toHaveLength(1);
     });
 
     it('keeps its own copies: mutating what went in or came out changes nothing stored', async () => {

@@ -109,20 +109,35 @@ describe.skipIf(!target)('MongoDB adapters', () => {
       expect(await dbOf.get(store)!.collection(`${BLOB_BUCKET}.chunks`).countDocuments()).toBe(1);
     });
 
-    it('rewrites the stored ancestors of a whole subtree when a folder moves', async () => {
+    it('moves a folder by writing its own document alone, and reads documents an older version wrote', async () => {
       const db = databases.fresh();
       await ensureIndexes(db);
       const folders = new MongoFolderRepository(db);
-      for (const [id, parentId] of [['a', null], ['b', 'a'], ['c', 'b'], ['d', 'c'], ['x', null], ['y', 'x']] as const) {
+      const raw = db.collection<Record<string, unknown> & { _id: string }>(COLLECTIONS.folders);
+      for (const [id, parentId] of [['a', null], ['b', 'a'], ['c', 'b'], ['x', null]] as const) {
         await folders.insert(aFolder({ id, parentId }));
       }
-      await folders.update('b', { parentId: 'y', updatedAt: at(1) });
-      const raw = await db.collection<{ _id: string; ancestors: string[] }>(COLLECTIONS.folders).find().toArray();
-      const ancestors = Object.fromEntries(raw.map((doc) => [doc._id, doc.ancestors]));
-      expect(ancestors).toEqual({ a: [], b: ['x', 'y'], c: ['x', 'y', 'b'], d: ['x', 'y', 'b', 'c'], x: [], y: ['x'] });
-      await folders.update('c', { parentId: null, updatedAt: at(2) });
-      expect(await folders.chain('d')).toEqual(['c', 'd']);
-      expect((await folders.listSubtree('owner-1', 'x', 10)).map((f) => f.id).sort()).toEqual(['b', 'y']);
+      const before = await raw.find({ _id: { $ne: 'b' } }).toArray();
+      await folders.update('b', { parentId: 'x', updatedAt: at(1) });
+      expect(await raw.find({ _id: { $ne: 'b' } }).toArray()).toEqual(before);
+      expect(await folders.chain('c')).toEqual(['x', 'b', 'c']);
+      // Older documents carried their ancestors; a race could leave them pointing in a circle. Only parents count.
+      await raw.insertOne({ ...(await raw.findOne({ _id: 'a' }))!, _id: 'old', parentId: 'c', ancestors: ['old', 'a'] });
+      expect(await folders.chain('old')).toEqual(['x', 'b', 'c', 'old']);
+      expect((await folders.listSubtree('owner-1', 'old', 10))).toEqual([]);
+      expect((await folders.listSubtree('owner-1', 'x', 10)).map((f) => f.id).sort()).toEqual(['b', 'c', 'old']);
+    });
+
+    it('shares one move lease per owner between every client of the database', async () => {
+      const db = databases.fresh();
+      await ensureIndexes(db);
+      const [one, two] = [new MongoFolderRepository(db), new MongoFolderRepository(db)];
+      expect(await one.acquireMoveLease('owner-1', 'h1', at(10), at(0))).toBe(true);
+      expect(await two.acquireMoveLease('owner-1', 'h2', at(10), at(1))).toBe(false);
+      await two.releaseMoveLease('owner-1', 'h2');
+      expect(await two.acquireMoveLease('owner-1', 'h2', at(10), at(2))).toBe(false);
+      await one.releaseMoveLease('owner-1', 'h1');
+      expect(await two.acquireMoveLease('owner-1', 'h2', at(10), at(2))).toBe(true);
     });
 
     it('creates its indexes idempotently, with unique usernames, share items and token hashes', async () => {

@@ -1,10 +1,11 @@
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_BUCKET, COLLECTIONS } from '../../src/adapters/mongodb/index.js';
-import type { Core } from '../../src/application/index.js';
+import { Ports, type Core } from '../../src/application/index.js';
 import type { Actor } from '../../src/domain/index.js';
 import { bytes } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
+import { treeProblems } from '../support/tree-check.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
 
 const target = await getMongoUri();
@@ -15,17 +16,31 @@ afterAll(async () => target?.stop());
 const ROOM = 5;
 const ATTEMPTS = 20;
 const FILE_BYTES = 1000;
+const ROUNDS = 50;
 
-/** Logs alice in on `core`: a session made by one instance works on the other because it lives in the database. */
-async function session(core: Core): Promise<Actor> {
-  const { token } = await core.login.execute({ username: 'alice', password: 'alice-password' });
+/** Logs a user in on `core`: a session made by one instance works on the other because it lives in the database. */
+async function session(core: Core, username = 'alice'): Promise<Actor> {
+  const { token } = await core.login.execute({ username, password: `${username}-password` });
   return core.authenticate.execute({ token });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const codeOf = (result: PromiseSettledResult<unknown>) =>
+  result.status === 'fulfilled' ? 'ok' : ((result.reason as { code?: string }).code ?? String(result.reason));
+
+function tally(outcomes: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
+  return counts;
 }
 
 describe.skipIf(!target)('two app instances on one MongoDB', () => {
   const dbName = freshDbName();
   let instances: MongoInstance[];
   let actors: Actor[];
+  /** Bob has room for the rounds of races below; alice's maxima are the small ones the limit tests need. */
+  let bobs: Actor[];
   let raw: MongoClient;
   let db: Db;
   let aliceId: string;
@@ -43,6 +58,10 @@ describe.skipIf(!target)('two app instances on one MongoDB', () => {
     const admin = await b.core.authenticate.execute({ token });
     aliceId = (await a.core.createUser.execute({ actor: admin, username: 'alice', password: 'alice-password' })).id;
     actors = [await session(a.core), await session(b.core)];
+    const bob = await a.core.createUser.execute({ actor: admin, username: 'bob', password: 'bob-password' });
+    const room = 100_000;
+    await b.core.updateUser.execute({ actor: admin, id: bob.id, limits: { folders: room, files: room, storage: room * FILE_BYTES } });
+    bobs = [await session(a.core, 'bob'), await session(b.core, 'bob')];
     raw = await MongoClient.connect(target!.uri);
     db = raw.db(dbName);
   });
@@ -96,6 +115,99 @@ describe.skipIf(!target)('two app instances on one MongoDB', () => {
     expect(usage.storage.current).toBe(String(ROOM * FILE_BYTES));
     expect(usage.files.current).toBe(ROOM);
   });
+
+  /** What the database holds for bob, read through a third set of repositories: a whole tree, counted exactly. */
+  async function bobsTreeProblems(): Promise<string[]> {
+    return treeProblems(instances[0]!.container.get<Ports>(Ports), bobs[0]!.userId);
+  }
+
+  it(`keeps the tree a tree through ${ROUNDS} rounds of crossing moves, one on each instance`, async () => {
+    const [one, two] = instances.map((i) => i.core) as [Core, Core];
+    const outcomes: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const a = await one.createFolder.execute({ actor: bobs[0]!, name: `a${round}`, parentId: null });
+      const b = await two.createFolder.execute({ actor: bobs[1]!, name: `b${round}`, parentId: null });
+      const results = await Promise.allSettled([
+        one.updateFolder.execute({ actor: bobs[0]!, id: a.id, parentId: b.id }),
+        two.updateFolder.execute({ actor: bobs[1]!, id: b.id, parentId: a.id }),
+      ]);
+      outcomes.push(...results.map(codeOf));
+      expect(results.map(codeOf).sort(), `round ${round}`).toEqual(['bad_request', 'ok']);
+      await one.getFolder.execute({ access: { actor: bobs[0]!, share: null }, id: a.id });
+    }
+    console.log(`crossing moves over two instances: ${JSON.stringify(tally(outcomes))}`);
+    expect(await bobsTreeProblems()).toEqual([]);
+    const root = await two.listRoot.execute({ actor: bobs[1]! });
+    expect(root.folders).toHaveLength(ROUNDS);
+  }, 120_000);
+
+  it('reads and deletes the cycle an old race left in the stored documents, on either instance', async () => {
+    // What crossing moves left under the old ancestor paths: a under b and b under a, each listing itself as an
+    // ancestor, with a file inside the loop.
+    const at = new Date();
+    const doc = (id: string, parentId: string, ancestors: string[]) => ({
+      _id: id, ownerId: bobs[0]!.userId, parentId, ancestors, name: id, nameLower: id, createdAt: at, updatedAt: at,
+    });
+    await db.collection<{ _id: string }>(COLLECTIONS.folders).insertMany([
+      doc('loop-a', 'loop-b', ['loop-a', 'loop-b']),
+      doc('loop-b', 'loop-a', ['loop-b', 'loop-a']),
+    ]);
+    // Counted as the creates had counted them, so the delete below leaves the counters exact.
+    expect(await instances[0]!.container.get<Ports>(Ports).usage.reserve(bobs[0]!.userId, 'folders', 2, Infinity)).toBe(true);
+    const [one, two] = instances.map((i) => i.core) as [Core, Core];
+    const file = await one.uploadFile.execute({
+      actor: bobs[0]!, folderId: 'loop-b', name: null, filename: 'in-the-loop.bin', mime: 'application/octet-stream',
+      content: bytes(Buffer.alloc(FILE_BYTES, 7)),
+    });
+    const view = await two.getFolder.execute({ access: { actor: bobs[1]!, share: null }, id: 'loop-a' });
+    expect(view).toMatchObject({ id: 'loop-a', folders: [{ id: 'loop-b', folders: [], files: [{ id: file.id }] }] });
+    await one.deleteFolder.execute({ actor: bobs[0]!, id: 'loop-a' });
+    const byId = (name: string) => db.collection<{ _id: string }>(name);
+    expect(await byId(COLLECTIONS.folders).countDocuments({ _id: { $in: ['loop-a', 'loop-b'] } })).toBe(0);
+    expect(await byId(COLLECTIONS.files).countDocuments({ _id: file.id })).toBe(0);
+  });
+
+  it(`lets nothing stay in a folder deleted on one instance while the other puts things into it, ${ROUNDS} rounds`, async () => {
+    const [one, two] = instances.map((i) => i.core) as [Core, Core];
+    const [mine, theirs] = bobs as [Actor, Actor];
+    const home = await one.createFolder.execute({ actor: mine, name: 'home', parentId: null });
+    const outcomes: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const parent = await one.createFolder.execute({ actor: mine, name: `p${round}`, parentId: null });
+      const sub = await one.createFolder.execute({ actor: mine, name: 'sub', parentId: parent.id });
+      const file = await one.uploadFile.execute({
+        actor: mine, folderId: home.id, name: null, filename: `loose${round}.bin`, mime: 'application/octet-stream',
+        content: bytes(Buffer.alloc(FILE_BYTES, round)),
+      });
+      const moving = await one.createFolder.execute({ actor: mine, name: `m${round}`, parentId: home.id });
+      // The delete starts 0 to 24 ms after the others, so it falls at every step of theirs.
+      const [deleteAfter, othersAfter] = [round % 25, 0];
+      const later = (ms: number, run: () => Promise<unknown>) => pause(ms).then(run);
+      const results = await Promise.allSettled([
+        later(deleteAfter, () => one.deleteFolder.execute({ actor: mine, id: parent.id })),
+        later(othersAfter, () => two.createFolder.execute({ actor: theirs, name: 'late', parentId: sub.id })),
+        later(othersAfter, () =>
+          two.uploadFile.execute({
+            actor: theirs, folderId: sub.id, name: null, filename: `late${round}.bin`, mime: 'application/octet-stream',
+            content: bytes(Buffer.alloc(FILE_BYTES, round), 250),
+          }),
+        ),
+        later(othersAfter, () => two.updateFile.execute({ actor: theirs, id: file.id, folderId: sub.id })),
+        later(othersAfter, () => two.updateFolder.execute({ actor: theirs, id: moving.id, parentId: sub.id })),
+      ]);
+      expect(codeOf(results[0]!)).toBe('ok');
+      for (const result of results) expect(['ok', 'not_found']).toContain(codeOf(result));
+      outcomes.push(...results.slice(1).map(codeOf));
+    }
+    console.log(`puts racing deletes over two instances: ${JSON.stringify(tally(outcomes))}`);
+    expect(await bobsTreeProblems()).toEqual([]);
+    // Every blob is some file's (alice's from the tests above, or bob's), and every chunk some blob's.
+    const files = await db.collection(COLLECTIONS.files).find().toArray();
+    const blobs = await db.collection(`${BLOB_BUCKET}.files`).distinct('_id');
+    expect(blobs.map(String).sort()).toEqual(files.map((f) => String(f.blobKey)).sort());
+    const chunkOwners = await db.collection(`${BLOB_BUCKET}.chunks`).distinct('files_id');
+    expect(chunkOwners.map(String).sort()).toEqual(blobs.map(String).sort());
+  }, 180_000);
 });
 
 describe.skipIf(!target)('the last admin, with two app instances on one MongoDB', () => {

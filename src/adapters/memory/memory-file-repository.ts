@@ -32,7 +32,7 @@ export class MemoryFileRepository implements FileRepository {
 
   async update(id: string, patch: FilePatch): Promise<StoredFile | null> {
     const current = this.store.get(id);
-    if (!current) return null;
+    if (!current || (patch.whileIn !== undefined && current.folderId !== patch.whileIn)) return null;
     const next: StoredFile = { ...clone(current), updatedAt: new Date(patch.updatedAt) };
     if (patch.name !== undefined) next.name = patch.name;
     if (patch.folderId !== undefined) next.folderId = patch.folderId;

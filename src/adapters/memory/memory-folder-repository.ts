@@ -1,45 +1,52 @@
 import { injectable } from 'inversify';
-import type { Folder } from '../../domain/index.js';
+import { MAX_STORED_DEPTH, type Folder } from '../../domain/index.js';
 import type { FolderPatch, FolderRef, FolderRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { PlacedStore } from './placed-store.js';
 
+/**
+ * Live folders and folders being deleted sit in two stores, so every read of live folders stays an index lookup;
+ * marking moves a folder from one to the other. Every method checks and writes in one synchronous step, as one
+ * MongoDB update would.
+ */
 @injectable()
 export class MemoryFolderRepository implements FolderRepository {
-  private readonly store = new PlacedStore<Folder>((folder) => folder.parentId);
+  private readonly live = new PlacedStore<Folder>((folder) => folder.parentId);
+  private readonly deleting = new PlacedStore<Folder>((folder) => folder.parentId);
+  private readonly leases = new Map<string, { holder: string; until: number }>();
 
   async insert(folder: Folder): Promise<void> {
-    if (this.store.get(folder.id)) throw new Error(`A folder with id ${folder.id} already exists`);
-    this.store.put(clone(folder));
+    if (this.stored(folder.id)) throw new Error(`A folder with id ${folder.id} already exists`);
+    this.live.put(clone(folder));
   }
 
   async findById(id: string): Promise<Folder | null> {
-    const folder = this.store.get(id);
+    const folder = this.live.get(id);
     return folder ? clone(folder) : null;
   }
 
   async update(id: string, patch: FolderPatch): Promise<Folder | null> {
-    const current = this.store.get(id);
-    if (!current) return null;
+    const current = this.live.get(id);
+    if (!current || (patch.whileIn !== undefined && current.parentId !== patch.whileIn)) return null;
     const next: Folder = { ...clone(current), updatedAt: new Date(patch.updatedAt) };
     if (patch.name !== undefined) next.name = patch.name;
     if (patch.parentId !== undefined) next.parentId = patch.parentId;
-    this.store.put(next);
+    this.live.put(next);
     return clone(next);
   }
 
   async deleteMany(ids: readonly string[]): Promise<number> {
     let existed = 0;
-    for (const id of new Set(ids)) if (this.store.remove(id)) existed++;
+    for (const id of new Set(ids)) if (this.live.remove(id) || this.deleting.remove(id)) existed++;
     return existed;
   }
 
   async listChildren(ownerId: string, parentIds: readonly FolderRef[], limit: number): Promise<Folder[]> {
-    return this.store.find(ownerId, parentIds, '', limit).map(clone);
+    return this.live.find(ownerId, parentIds, '', limit).map(clone);
   }
 
   async countChildren(ownerId: string, parentIds: readonly string[]): Promise<Map<string, number>> {
-    return new Map(parentIds.map((id) => [id, this.store.countIn(ownerId, id)]));
+    return new Map(parentIds.map((id) => [id, this.live.countIn(ownerId, id)]));
   }
 
   /** Breadth-first over the children index, so a deep or wide tree costs only the folders it returns. */
@@ -48,12 +55,12 @@ export class MemoryFolderRepository implements FolderRepository {
     const seen = new Set([rootId]);
     const queue = [rootId];
     for (let next = 0; next < queue.length && found.length < limit; next++) {
-      for (const childId of this.store.idsIn(ownerId, queue[next]!)) {
+      for (const childId of this.live.idsIn(ownerId, queue[next]!)) {
         if (found.length >= limit) break;
         if (seen.has(childId)) continue;
         seen.add(childId);
         queue.push(childId);
-        found.push(clone(this.store.get(childId)!));
+        found.push(clone(this.live.get(childId)!));
       }
     }
     return found;
@@ -62,12 +69,11 @@ export class MemoryFolderRepository implements FolderRepository {
   async chain(folderId: string): Promise<string[]> {
     const ids: string[] = [];
     const seen = new Set<string>();
-    let folder = this.store.get(folderId);
-    // The seen set only guards against a corrupted (cyclic) tree; the use cases never create one.
-    while (folder && !seen.has(folder.id)) {
+    let folder = this.stored(folderId);
+    while (folder && !seen.has(folder.id) && ids.length < MAX_STORED_DEPTH) {
       seen.add(folder.id);
       ids.push(folder.id);
-      folder = folder.parentId === null ? undefined : this.store.get(folder.parentId);
+      folder = folder.parentId === null ? undefined : this.stored(folder.parentId);
     }
     return ids.reverse();
   }
@@ -78,10 +84,46 @@ export class MemoryFolderRepository implements FolderRepository {
     parentIds: readonly FolderRef[] | null,
     limit: number,
   ): Promise<Folder[]> {
-    return this.store.find(ownerId, parentIds, query, limit).map(clone);
+    return this.live.find(ownerId, parentIds, query, limit).map(clone);
   }
 
   async listByOwner(ownerId: string): Promise<Folder[]> {
-    return this.store.ofOwner(ownerId).map(clone);
+    return [...this.live.ofOwner(ownerId), ...this.deleting.ofOwner(ownerId)].map(clone);
+  }
+
+  async markDeleting(ownerId: string, id: string): Promise<boolean> {
+    const folder = this.stored(id);
+    if (!folder || folder.ownerId !== ownerId) return false;
+    this.mark(folder);
+    return true;
+  }
+
+  async markChildrenDeleting(ownerId: string, parentIds: readonly string[]): Promise<string[]> {
+    const marked: string[] = [];
+    for (const parentId of new Set(parentIds)) {
+      for (const id of [...this.live.idsIn(ownerId, parentId)]) this.mark(this.live.get(id)!);
+      marked.push(...this.deleting.idsIn(ownerId, parentId));
+    }
+    return marked;
+  }
+
+  async acquireMoveLease(ownerId: string, holder: string, until: Date, now: Date): Promise<boolean> {
+    const lease = this.leases.get(ownerId);
+    if (lease && lease.until > now.getTime()) return false;
+    this.leases.set(ownerId, { holder, until: until.getTime() });
+    return true;
+  }
+
+  async releaseMoveLease(ownerId: string, holder: string): Promise<void> {
+    if (this.leases.get(ownerId)?.holder === holder) this.leases.delete(ownerId);
+  }
+
+  private stored(id: string): Folder | undefined {
+    return this.live.get(id) ?? this.deleting.get(id);
+  }
+
+  private mark(folder: Folder): void {
+    if (!this.live.remove(folder.id)) return;
+    this.deleting.put(folder);
   }
 }

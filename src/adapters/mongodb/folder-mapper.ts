@@ -5,20 +5,19 @@ export interface FolderDoc {
   _id: string;
   ownerId: string;
   parentId: string | null;
-  /** Ids from the top-level ancestor down to the parent (root first), so chains and subtrees are one query. */
-  ancestors: string[];
   name: string;
   nameLower: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Set while a delete of this folder (or of a folder above it) runs: the folder is gone for reads and writes. */
+  deleting?: true;
 }
 
-export function toFolderDoc(folder: Folder, ancestors: readonly string[]): FolderDoc {
+export function toFolderDoc(folder: Folder): FolderDoc {
   return {
     _id: folder.id,
     ownerId: folder.ownerId,
     parentId: folder.parentId,
-    ancestors: [...ancestors],
     name: folder.name,
     nameLower: lowerName(folder.name),
     createdAt: new Date(folder.createdAt),

@@ -10,6 +10,7 @@ export const COLLECTIONS = {
   tokens: 'tokens',
   files: 'files',
   folders: 'folders',
+  folderLeases: 'folder_leases',
   collections: 'collections',
   pastes: 'pastes',
   shares: 'shares',
@@ -91,9 +92,9 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.folders]: [
     { key: { ownerId: 1, parentId: 1, nameLower: 1, _id: 1 }, name: 'owner_parent_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
-    // Subtree listings and the rewrite of a moved subtree both select by owner and ancestor.
-    { key: { ownerId: 1, ancestors: 1 }, name: 'owner_ancestors' },
   ],
+  // A lease whose time ran out is free already; the TTL only keeps abandoned ones from piling up.
+  [COLLECTIONS.folderLeases]: [{ key: { until: 1 }, expireAfterSeconds: 0, name: 'lease_ttl' }],
   [COLLECTIONS.collections]: [
     { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
     { key: { ownerId: 1, fileIds: 1 }, name: 'owner_files' },

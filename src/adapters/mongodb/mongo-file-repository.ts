@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { StoredFile } from '../../domain/index.js';
 import type { FilePatch, FileRepository, FolderRef } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
@@ -81,7 +81,9 @@ export class MongoFileRepository implements FileRepository {
       set.nameLower = lowerName(patch.name);
     }
     if (patch.folderId !== undefined) set.folderId = patch.folderId;
-    const doc = await this.files.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+    const filter: Filter<FileDoc> = { _id: id };
+    if (patch.whileIn !== undefined) filter.folderId = patch.whileIn;
+    const doc = await this.files.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
     return doc ? toFile(doc) : null;
   }
 

@@ -1,30 +1,43 @@
 import { inject, injectable } from 'inversify';
-import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
-import type { Folder } from '../../domain/index.js';
+import type { Collection, Db, Filter } from 'mongodb';
+import { MAX_STORED_DEPTH, type Folder } from '../../domain/index.js';
 import type { FolderPatch, FolderRef, FolderRepository } from '../../application/ports/index.js';
+import { isDuplicateKey } from './duplicate-key.js';
 import { toFolder, toFolderDoc, type FolderDoc } from './folder-mapper.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
 
+/** Folders not being deleted. A document written before the flag existed has no `deleting` field, and is live. */
+const LIVE = { deleting: { $ne: true } } as const;
+
+/** One owner's move lease: `_id` is the owner's id. */
+interface LeaseDoc {
+  _id: string;
+  holder: string;
+  until: Date;
+}
+
 /**
- * Folders carry their `ancestors`, so `chain` and `listSubtree` are one query each and a move is a fixed number of
- * writes whatever the size of the subtree. Without transactions a move is not atomic: for a moment a reader may see
- * descendants still under the old ancestors, or under neither old nor new ones, never under folders they never had.
+ * Each folder stores only its parent, so a move is one single-document write and no other document ever has to
+ * follow it: no reader can see a subtree half moved, and no create racing a move can be left with a stale path.
+ * Chains and subtrees are walked level by level (at most MAX_STORED_DEPTH queries, each on an index).
  */
 @injectable()
 export class MongoFolderRepository implements FolderRepository {
   private readonly folders: Collection<FolderDoc>;
+  private readonly leases: Collection<LeaseDoc>;
 
   constructor(@inject(MongoDb) db: Db) {
     this.folders = db.collection<FolderDoc>(COLLECTIONS.folders);
+    this.leases = db.collection<LeaseDoc>(COLLECTIONS.folderLeases);
   }
 
   async insert(folder: Folder): Promise<void> {
-    await this.folders.insertOne(toFolderDoc(folder, await this.ancestorsUnder(folder.parentId)));
+    await this.folders.insertOne(toFolderDoc(folder));
   }
 
   async findById(id: string): Promise<Folder | null> {
-    const doc = await this.folders.findOne({ _id: id });
+    const doc = await this.folders.findOne({ _id: id, ...LIVE });
     return doc ? toFolder(doc) : null;
   }
 
@@ -34,16 +47,11 @@ export class MongoFolderRepository implements FolderRepository {
       set.name = patch.name;
       set.nameLower = lowerName(patch.name);
     }
-    if (patch.parentId === undefined) {
-      const doc = await this.folders.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
-      return doc ? toFolder(doc) : null;
-    }
-    set.parentId = patch.parentId;
-    set.ancestors = await this.ancestorsUnder(patch.parentId);
-    const before = await this.folders.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'before' });
-    if (!before) return null;
-    await this.rebaseSubtree(before, set.ancestors);
-    return toFolder({ ...before, ...set });
+    if (patch.parentId !== undefined) set.parentId = patch.parentId;
+    const filter: Filter<FolderDoc> = { _id: id, ...LIVE };
+    if (patch.whileIn !== undefined) filter.parentId = patch.whileIn;
+    const doc = await this.folders.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
+    return doc ? toFolder(doc) : null;
   }
 
   async deleteMany(ids: readonly string[]): Promise<number> {
@@ -61,17 +69,46 @@ export class MongoFolderRepository implements FolderRepository {
       ownerId,
       'parentId',
       parentIds,
+      LIVE,
     );
   }
 
+  /** Level by level on the (owner, parent) index: one query per level, each asking only for what is still missing. */
   async listSubtree(ownerId: string, rootId: string, limit: number): Promise<Folder[]> {
-    if (!(limit > 0)) return [];
-    return (await this.folders.find({ ownerId, ancestors: rootId }).limit(limit).toArray()).map(toFolder);
+    const found: Folder[] = [];
+    const seen = new Set([rootId]);
+    let level = [rootId];
+    while (level.length > 0 && found.length < limit) {
+      const docs = await this.folders
+        .find({ ownerId, parentId: { $in: level }, ...LIVE })
+        .limit(limit - found.length)
+        .toArray();
+      level = [];
+      for (const doc of docs) {
+        if (seen.has(doc._id)) continue;
+        seen.add(doc._id);
+        level.push(doc._id);
+        found.push(toFolder(doc));
+      }
+    }
+    return found;
   }
 
   async chain(folderId: string): Promise<string[]> {
-    const doc = await this.folders.findOne({ _id: folderId }, { projection: { ancestors: 1 } });
-    return doc ? [...doc.ancestors, doc._id] : [];
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    let next: string | null = folderId;
+    while (next !== null && !seen.has(next) && ids.length < MAX_STORED_DEPTH) {
+      const doc: Pick<FolderDoc, '_id' | 'parentId'> | null = await this.folders.findOne(
+        { _id: next },
+        { projection: { parentId: 1 } },
+      );
+      if (!doc) break;
+      seen.add(doc._id);
+      ids.push(doc._id);
+      next = doc.parentId ?? null;
+    }
+    return ids.reverse();
   }
 
   async search(
@@ -82,7 +119,7 @@ export class MongoFolderRepository implements FolderRepository {
   ): Promise<Folder[]> {
     // limit(0) would mean "no limit" to MongoDB.
     if (!(limit > 0) || parentIds?.length === 0) return [];
-    const filter = namedFilter<FolderDoc>(ownerId, 'parentId', parentIds, query);
+    const filter = { ...namedFilter<FolderDoc>(ownerId, 'parentId', parentIds, query), ...LIVE };
     return (await this.folders.find(filter).sort(BY_NAME).limit(limit).toArray()).map(toFolder);
   }
 
@@ -90,29 +127,39 @@ export class MongoFolderRepository implements FolderRepository {
     return (await this.folders.find({ ownerId }).toArray()).map(toFolder);
   }
 
-  /** The ancestors of a folder placed under `parentId`; a parent that does not exist ends the chain, as in `chain`. */
-  private async ancestorsUnder(parentId: string | null): Promise<string[]> {
-    if (parentId === null) return [];
-    const parent = await this.folders.findOne({ _id: parentId }, { projection: { ancestors: 1 } });
-    return parent ? [...parent.ancestors, parent._id] : [];
+  async markDeleting(ownerId: string, id: string): Promise<boolean> {
+    return (await this.folders.updateOne({ _id: id, ownerId }, { $set: { deleting: true } })).matchedCount === 1;
+  }
+
+  async markChildrenDeleting(ownerId: string, parentIds: readonly string[]): Promise<string[]> {
+    if (parentIds.length === 0) return [];
+    const under = { ownerId, parentId: { $in: [...new Set(parentIds)] } };
+    // Each document is matched and marked atomically, so a folder moved away before its turn is left alone, and
+    // one moved in before it is marked with the rest.
+    await this.folders.updateMany({ ...under, ...LIVE }, { $set: { deleting: true } });
+    const marked = await this.folders.find({ ...under, deleting: true }, { projection: { _id: 1 } }).toArray();
+    return marked.map((doc) => doc._id);
   }
 
   /**
-   * Every descendant's ancestors start with the moved folder's old ancestors: swap that prefix for the new one.
-   * Ids are unique, so pulling the old prefix takes exactly those entries; two updates because one update may not
-   * both pull from and push to the same array.
+   * The filter matches only a lease whose time ran out; when another holder's lease is still running nothing
+   * matches, the upsert tries to insert a second document with the owner's id, and the unique `_id` refuses it.
    */
-  private async rebaseSubtree(moved: FolderDoc, ancestors: readonly string[]): Promise<void> {
-    const old = moved.ancestors;
-    if (old.length === ancestors.length && old.every((id, i) => id === ancestors[i])) return;
-    const below = { ownerId: moved.ownerId, ancestors: moved._id };
-    const ops: AnyBulkWriteOperation<FolderDoc>[] = [];
-    if (old.length > 0) ops.push({ updateMany: { filter: below, update: { $pullAll: { ancestors: old } } } });
-    if (ancestors.length > 0) {
-      ops.push({
-        updateMany: { filter: below, update: { $push: { ancestors: { $each: [...ancestors], $position: 0 } } } },
-      });
+  async acquireMoveLease(ownerId: string, holder: string, until: Date, now: Date): Promise<boolean> {
+    try {
+      await this.leases.updateOne(
+        { _id: ownerId, until: { $lte: now } },
+        { $set: { holder, until } },
+        { upsert: true },
+      );
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
     }
-    await this.folders.bulkWrite(ops, { ordered: true });
+  }
+
+  async releaseMoveLease(ownerId: string, holder: string): Promise<void> {
+    await this.leases.deleteOne({ _id: ownerId, holder });
   }
 }

@@ -38,11 +38,13 @@ export async function countByPlace(
   ownerId: string,
   placeField: 'folderId' | 'parentId',
   places: readonly string[],
+  /** Further conditions every counted record meets. */
+  also: Record<string, unknown> = {},
 ): Promise<Map<string, number>> {
   const counts = new Map(places.map((id): [string, number] => [id, 0]));
   if (places.length === 0) return counts;
   const rows = await aggregate([
-    { $match: { ownerId, [placeField]: { $in: [...new Set(places)] } } },
+    { $match: { ...also, ownerId, [placeField]: { $in: [...new Set(places)] } } },
     { $group: { _id: `$${placeField}`, n: { $sum: 1 } } },
   ]);
   for (const row of rows) counts.set(row._id, row.n);

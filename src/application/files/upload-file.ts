@@ -4,6 +4,7 @@ import {
   cleanName,
   limitReached,
   normalizeMime,
+  notFound,
   requireName,
   uploaderTokenOf,
 } from '../../domain/index.js';
@@ -62,8 +63,24 @@ export class UploadFile implements Port {
       await this.undo(actor.userId, id, blobKey);
       throw err;
     }
+    if (folderId !== null) await this.assertLanded(file, folderId);
     await this.settle(file);
     return fileView(file, null);
+  }
+
+  /**
+   * The folder was checked before the bytes came, maybe long ago: a delete of it may have marked it since. Then
+   * the file takes itself back. If this call deletes the record, its bytes and held counts go too; if the folder's
+   * delete got to the record first, that delete released the counts, so the hold is only forgotten.
+   */
+  private async assertLanded(file: StoredFile, folderId: string): Promise<void> {
+    if (await this.p.folders.findById(folderId)) return;
+    if (await this.p.files.delete(file.id)) {
+      await this.undo(file.ownerId, file.id, file.blobKey);
+    } else {
+      await Promise.allSettled([this.p.usage.settleHold(file.ownerId, file.id)]);
+    }
+    throw notFound('Folder');
   }
 
   /**

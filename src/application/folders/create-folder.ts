@@ -1,5 +1,5 @@
 import type { Folder } from '../../domain/index.js';
-import { assertDepthAllowed, assertMay, requireName } from '../../domain/index.js';
+import { assertDepthAllowed, assertMay, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { owned, withReserved } from '../usage-limits.js';
@@ -18,9 +18,9 @@ export class CreateFolder implements Port {
       const chain = await this.p.folders.chain(parentId);
       assertDepthAllowed(chain.length - 1);
     }
-    return withReserved(this.p, actor.userId, 'folders', async () => {
+    const folder = await withReserved(this.p, actor.userId, 'folders', async () => {
       const now = this.p.clock.now();
-      const folder: Folder = {
+      const created: Folder = {
         id: this.p.ids.newId(),
         ownerId: actor.userId,
         parentId,
@@ -28,8 +28,20 @@ export class CreateFolder implements Port {
         createdAt: now,
         updatedAt: now,
       };
-      await this.p.folders.insert(folder);
-      return folderView(folder, null);
+      await this.p.folders.insert(created);
+      return created;
     });
+    if (parentId !== null) await this.assertLanded(folder, parentId);
+    return folderView(folder, null);
+  }
+
+  /**
+   * A delete of the parent may have marked it since it was checked. Then the new folder takes itself back: the
+   * delete either never saw it, or deletes it too; whichever delete removes it releases its count.
+   */
+  private async assertLanded(folder: Folder, parentId: string): Promise<void> {
+    if (await this.p.folders.findById(parentId)) return;
+    if ((await this.p.folders.deleteMany([folder.id])) > 0) await this.p.usage.release(folder.ownerId, 'folders', 1);
+    throw notFound('Parent folder');
   }
 }

@@ -1,5 +1,5 @@
 import type { Folder, StoredFile } from '../../domain/index.js';
-import { MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
+import { MAX_STORED_DEPTH, MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { authorizeRead } from '../share-access.js';
@@ -51,6 +51,13 @@ export class GetFolder implements Port {
   }
 }
 
+function tooDeep() {
+  return badRequest(
+    `This folder nests more than ${MAX_STORED_DEPTH} levels deep; read its subfolders one at a time`,
+    { maxDepth: MAX_STORED_DEPTH },
+  );
+}
+
 function tooLarge() {
   return badRequest(
     `This folder holds more than ${MAX_TREE_ENTRIES} files and folders; read its subfolders one at a time`,
@@ -74,9 +81,11 @@ class TreeBuilder {
     for (const file of files) push(this.childFiles, file.folderId, file);
   }
 
-  build(folder: Folder): FolderView {
+  /** Recursion stops at MAX_STORED_DEPTH, so no stored shape can exhaust the stack. */
+  build(folder: Folder, depth = 0): FolderView {
+    if (depth > MAX_STORED_DEPTH) throw tooDeep();
     const files = (this.childFiles.get(folder.id) ?? []).map((f) => fileView(f, this.fileShares.get(f.id) ?? null));
-    const folders = (this.childFolders.get(folder.id) ?? []).map((child) => this.build(child));
+    const folders = (this.childFolders.get(folder.id) ?? []).map((child) => this.build(child, depth + 1));
     return folderView(folder, this.folderShares.get(folder.id) ?? null, files, folders);
   }
 }

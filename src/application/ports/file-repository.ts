@@ -6,6 +6,8 @@ export interface FilePatch {
   name?: string;
   folderId?: string | null;
   updatedAt: Date;
+  /** Applies the patch only while the file still sits directly in this place (a move taken back). */
+  whileIn?: FolderRef;
 }
 
 /** `null` in a folder list means the owner's root. */
@@ -16,6 +18,7 @@ export interface FileRepository {
   findById(id: string): Promise<StoredFile | null>;
   /** The files among `ids` that exist, in no particular order. */
   findByIds(ids: readonly string[]): Promise<StoredFile[]>;
+  /** Null when there is no such file (or it no longer sits in `patch.whileIn`, if given). */
   update(id: string, patch: FilePatch): Promise<StoredFile | null>;
   /** Returns the deleted file, or null when it was already gone (so its counts are released exactly once). */
   delete(id: string): Promise<StoredFile | null>;
