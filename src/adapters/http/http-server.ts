@@ -30,8 +30,20 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 const MALFORMED: [number, string, string] = [400, 'Bad Request', 'Malformed HTTP request'];
 
 /**
+ * The method of the request Node refused, when the bytes it refused start with the request line; null when they do
+ * not (the head arrived in pieces and the refused piece is a later one, or nothing arrived before a timeout).
+ */
+function refusedMethod(err: NodeJS.ErrnoException & { rawPacket?: unknown }): string | null {
+  const raw = err.rawPacket;
+  if (!Buffer.isBuffer(raw)) return null;
+  return /^([A-Z]+) \S/.exec(raw.subarray(0, 32).toString('latin1'))?.[1] ?? null;
+}
+
+/**
  * Node answers a request it cannot parse (or that is too slow or too big) before our app sees it. This answer keeps
- * the one error shape and the nosniff header that every other response carries.
+ * the one error shape and the nosniff header that every other response carries. A HEAD answer carries no body, or a
+ * client would read the body as the start of the next response; when the method cannot be known, no body goes
+ * either, since only the status is sure to be read right.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const inResponse = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
@@ -40,10 +52,12 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const [status, reason, message] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
-  const body = JSON.stringify({ error: 'bad_request', message });
+  const method = refusedMethod(err);
+  const body = method === null || method === 'HEAD' ? '' : JSON.stringify({ error: 'bad_request', message });
+  const type = body === '' ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
