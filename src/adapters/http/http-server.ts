@@ -76,5 +76,8 @@ export function createHttpServer(listener: RequestListener, overrides: Partial<S
   server.keepAliveTimeout = limits.keepAliveTimeout;
   server.setTimeout(limits.idleTimeout);
   server.on('clientError', answerClientError);
+  // A client that half-closes after sending its whole request still reads the answer; without this Node ends the
+  // socket on the client's FIN, and a finished upload would be stored with nobody told (undocumented, Node >= 0.x).
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   return server;
 }

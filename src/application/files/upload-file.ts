@@ -1,13 +1,17 @@
 import type { LimitKind, StoredFile } from '../../domain/index.js';
-import { assertMay, cleanName, limitReached, normalizeMime, requireName } from '../../domain/index.js';
+import { assertMay, badRequest, cleanName, limitReached, normalizeMime, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { removeFiles } from '../remove-files.js';
 import { limitsOf, owned } from '../usage-limits.js';
 import { fileView } from '../views.js';
 import { StorageMeter } from './storage-meter.js';
 
 type Port = Core['uploadFile'];
-type Deps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock'>;
+type Deps = Pick<
+  Ports,
+  'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'shares' | 'collections'
+>;
 
 /** The display name of an upload whose filename cleans down to nothing (and no name was given). */
 export const UNTITLED_FILE = 'untitled';
@@ -20,7 +24,7 @@ export const UNTITLED_FILE = 'untitled';
 export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, folderId, name, filename, mime, content }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, folderId, name, filename, mime, content, deliver }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'file.upload');
     if (folderId !== null) owned(await this.p.folders.findById(folderId), actor.userId, 'Folder');
     // An explicit name must be usable; a filename is whatever the client's disk had, so it only falls back.
@@ -55,7 +59,13 @@ export class UploadFile implements Port {
       throw err;
     }
     await this.settle(file);
-    return fileView(file, null);
+    const view = fileView(file, null);
+    if (deliver && !(await deliver(view).catch(() => false))) {
+      // Nobody learnt of this file, so nobody can use or delete it: it goes as if the upload had been aborted.
+      await removeFiles(this.p, [file]);
+      throw badRequest('The client went away before the upload could be answered');
+    }
+    return view;
   }
 
   /**
