@@ -160,6 +160,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     sessionTtlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000,
     maxUploadBytes: config.maxUploadBytes,
     registration: config.registration,
+    maxConcurrentUploads: config.maxConcurrentUploads,
   });
   container.bind(Clock).to(SystemClock).inSingletonScope();
   container.bind(IdGenerator).to(CryptoIdGenerator).inSingletonScope();

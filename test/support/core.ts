@@ -34,6 +34,8 @@ export interface TestCoreOptions {
   limits?: Partial<Limits>;
   registration?: 'open' | 'closed';
   maxUploadBytes?: number;
+  /** Uploads one user may run at once; default 64, so only tests about the bound meet it. */
+  maxConcurrentUploads?: number;
   sessionTtlMs?: number;
   /** 'memory' (default) or 'fs' (a fresh temporary directory). */
   blobs?: 'memory' | 'fs';
@@ -62,6 +64,7 @@ export function makeCore(options: TestCoreOptions = {}): { core: Core; ports: Po
       sessionTtlMs: options.sessionTtlMs ?? 30 * 24 * 3600 * 1000,
       maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
       registration: options.registration ?? 'closed',
+      maxConcurrentUploads: options.maxConcurrentUploads ?? 64,
     },
     throttle: new MemoryThrottle(),
   };

@@ -1,5 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { paceBody } from './body-pace.js';
+import { boundConnections } from './connection-bound.js';
 
 /** How much of a client the server puts up with before any request handler runs. */
 export interface ServerLimits {
@@ -13,6 +15,14 @@ export interface ServerLimits {
   keepAliveTimeout: number;
   /** How often Node checks the head deadline, in ms; a deadline is enforced up to this late. */
   connectionsCheckingInterval: number;
+  /** A body other than an upload's (multipart) must have arrived whole within this many ms; beyond it 408. */
+  bodyTimeout: number;
+  /** An upload body must bring at least this many bytes per second, judged over each uploadRateWindow; else 408. */
+  uploadMinRate: number;
+  /** In ms; a stall shorter than this window that the rest of the window makes up for passes. */
+  uploadRateWindow: number;
+  /** Open connections one client address (an IPv6 /56) may hold; the next ones are answered 429 and closed. */
+  maxConnectionsPerAddress: number;
 }
 
 export const SERVER_LIMITS: ServerLimits = Object.freeze({
@@ -21,6 +31,10 @@ export const SERVER_LIMITS: ServerLimits = Object.freeze({
   idleTimeout: 120_000,
   keepAliveTimeout: 5_000,
   connectionsCheckingInterval: 5_000,
+  bodyTimeout: 15_000,
+  uploadMinRate: 1024,
+  uploadRateWindow: 60_000,
+  maxConnectionsPerAddress: 100,
 });
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
@@ -63,14 +77,21 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 /**
  * The HTTP server for the app. Uploads may legitimately take long, so there is no whole-request deadline; the head
- * must arrive quickly and a connection must never sit silent.
+ * must arrive quickly, a body must keep a pace, a connection must never sit silent, and one address holds a bounded
+ * number of connections.
  */
 export function createHttpServer(listener: RequestListener, overrides: Partial<ServerLimits> = {}): Server {
   const limits = { ...SERVER_LIMITS, ...overrides };
-  const server = createServer(
-    { maxHeaderSize: limits.maxHeaderSize, connectionsCheckingInterval: limits.connectionsCheckingInterval },
-    listener,
-  );
+  const server = createServer({
+    maxHeaderSize: limits.maxHeaderSize,
+    connectionsCheckingInterval: limits.connectionsCheckingInterval,
+  });
+  const refused = boundConnections(server, limits.maxConnectionsPerAddress);
+  server.on('request', (req, res) => {
+    if (refused(req, res)) return;
+    paceBody(req, res, limits);
+    listener(req, res);
+  });
   server.requestTimeout = 0;
   server.headersTimeout = limits.headersTimeout;
   server.keepAliveTimeout = limits.keepAliveTimeout;

@@ -1,5 +1,13 @@
 import type { LimitKind, StoredFile } from '../../domain/index.js';
-import { assertMay, badRequest, cleanName, limitReached, normalizeMime, requireName } from '../../domain/index.js';
+import {
+  DomainError,
+  assertMay,
+  badRequest,
+  cleanName,
+  limitReached,
+  normalizeMime,
+  requireName,
+} from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { removeFiles } from '../remove-files.js';
@@ -15,6 +23,14 @@ type Deps = Pick<
 
 /** The display name of an upload whose filename cleans down to nothing (and no name was given). */
 export const UNTITLED_FILE = 'untitled';
+
+/** Seconds a client refused for running too many uploads is told to wait (Retry-After). */
+export const UPLOADS_RETRY_AFTER = 5;
+
+const tooManyUploads = (max: number) =>
+  new DomainError('rate_limited', `At most ${max} uploads of one user may run at once; retry when one has finished`, {
+    retryAfter: UPLOADS_RETRY_AFTER,
+  });
 
 /**
  * Streams an upload into the blob store, metering it against the upload cap and the storage limit as bytes arrive.
@@ -32,7 +48,13 @@ export class UploadFile implements Port {
     const limits = await limitsOf(this.p, actor.userId);
     const id = this.p.ids.newId();
     const hold = { id, at: this.p.clock.now() };
-    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) throw limitReached('files');
+    // The hold is the upload's slot: the database admits it only while the user has fewer open, on any instance.
+    const slots = this.p.settings.maxConcurrentUploads;
+    if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
+    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
+      await this.undo(actor.userId, id, null);
+      throw limitReached('files');
+    }
 
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);
     let blobKey: string | null = null;
