@@ -31,7 +31,7 @@ function drip(socket: Socket, piece: string | Buffer, ms: number): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a request body that arrives too slowly', () => {
-  const BODY_TIMEOUT = 500;
+  const BODY_TIMEOUT = 800;
 
   it('is cut within the deadline when a login body drips in a byte at a time, with 408', async () => {
     t = await makeHttp({ serverLimits: { bodyTimeout: BODY_TIMEOUT } });
@@ -76,14 +76,14 @@ describe('a request body that arrives too slowly', () => {
       'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
         `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
     );
-    await sleep(BODY_TIMEOUT / 2);
+    await sleep(BODY_TIMEOUT / 4);
     socket.write(body.slice(5));
     expect((await reply).status).toBe(200);
   });
 });
 
 describe('an upload that arrives too slowly', () => {
-  const pace = { uploadMinRate: 16 * 1024, uploadRateWindow: 500 };
+  const pace = { uploadMinRate: 16 * 1024, uploadRateWindow: 1000 };
 
   it('is cut with 408 once a window brings less than the minimum rate, and leaves nothing', async () => {
     t = await makeHttp({ blobs: 'fs', serverLimits: pace });
