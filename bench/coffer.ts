@@ -43,6 +43,8 @@ export function startCoffer(dataDir: string): Promise<Child> {
     LIMIT_PASTES: '100000',
     LIMIT_COLLECTIONS: '100000',
     LIMIT_TOKENS: '1000',
+    // The seed uploads small files 24 at a time from one user.
+    MAX_CONCURRENT_UPLOADS: '64',
   };
   return startChild('coffer', 'src/main.ts', env, { nodeArgs: start.nodeArgs });
 }

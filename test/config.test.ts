@@ -39,6 +39,8 @@ describe('loadConfig', () => {
       },
       logLevel: 'info',
       trustProxy: 0,
+      clientLimits: { bodyTimeout: 15_000, uploadMinRate: 1024, uploadRateWindow: 60_000, maxConnectionsPerAddress: 100 },
+      maxConcurrentUploads: 10,
     });
   });
 
@@ -72,6 +74,11 @@ describe('loadConfig', () => {
       LIMIT_COLLECTIONS: '4',
       LIMIT_SHARES: '5',
       LIMIT_TOKENS: '6',
+      BODY_TIMEOUT_SECONDS: '2.5',
+      UPLOAD_MIN_BYTES_PER_SECOND: '0',
+      UPLOAD_RATE_WINDOW_SECONDS: '30',
+      MAX_CONNECTIONS_PER_ADDRESS: '1000',
+      MAX_CONCURRENT_UPLOADS: '3',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -88,6 +95,8 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       trustProxy: 2,
       limits: { storage: 0, files: 1, folders: 2, pastes: 3, collections: 4, shares: 5, tokens: 6 },
+      clientLimits: { bodyTimeout: 2500, uploadMinRate: 0, uploadRateWindow: 30_000, maxConnectionsPerAddress: 1000 },
+      maxConcurrentUploads: 3,
     });
     expect(isAbsolute(config.dataDir)).toBe(true);
     expect(config.dataDir).toBe(resolve('some/where'));
@@ -133,6 +142,14 @@ describe('loadConfig', () => {
     ['LIMIT_COLLECTIONS', '+5'],
     ['LIMIT_SHARES', '1_000'],
     ['LIMIT_TOKENS', ' 20'],
+    ['BODY_TIMEOUT_SECONDS', '0'],
+    ['BODY_TIMEOUT_SECONDS', '3601'],
+    ['UPLOAD_MIN_BYTES_PER_SECOND', '-1'],
+    ['UPLOAD_MIN_BYTES_PER_SECOND', '1k'],
+    ['UPLOAD_RATE_WINDOW_SECONDS', '0'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', '0'],
+    ['MAX_CONCURRENT_UPLOADS', '0'],
+    ['MAX_CONCURRENT_UPLOADS', 'ten'],
   ];
   it.each(BAD)('rejects %s=%j and names the variable', (variable, value) => {
     const err = errorFor({ [variable]: value });

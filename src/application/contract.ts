@@ -128,6 +128,11 @@ export interface Core {
       filename: string;
       mime: string | undefined;
       content: AsyncIterable<Uint8Array>;
+      /**
+       * Hands the stored file to whoever answers the client and says whether the answer went out. When it did not
+       * (the client is gone), the upload is undone like an aborted one and fails; without it, the file is kept.
+       */
+      deliver?: (file: FileView) => Promise<boolean>;
     },
     FileView
   >;

@@ -175,6 +175,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     sessionTtlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000,
     maxUploadBytes: config.maxUploadBytes,
     registration: config.registration,
+    maxConcurrentUploads: config.maxConcurrentUploads,
   });
   if (options.clock) container.bind(Clock).toConstantValue(options.clock);
   else container.bind(Clock).to(SystemClock).inSingletonScope();

@@ -30,6 +30,17 @@ export interface Config {
   logLevel: string;
   /** Reverse proxies in front of Coffer whose X-Forwarded-For entries are believed; 0 ignores the header. */
   trustProxy: number;
+  /** What one client may hold of the HTTP server (names as in the server's limits; times in ms, rate in bytes/s). */
+  clientLimits: ClientLimits;
+  /** Uploads one user (all their tokens together) may run at once. */
+  maxConcurrentUploads: number;
+}
+
+export interface ClientLimits {
+  bodyTimeout: number;
+  uploadMinRate: number;
+  uploadRateWindow: number;
+  maxConnectionsPerAddress: number;
 }
 
 /** Bad configuration: the message names the variable and what is wrong, and never repeats a secret. */
@@ -167,6 +178,15 @@ function limits(env: Env): Limits {
   return out;
 }
 
+function clientLimits(env: Env): ClientLimits {
+  return {
+    bodyTimeout: positiveNumber(env, 'BODY_TIMEOUT_SECONDS', 15, 3600) * 1000,
+    uploadMinRate: integer(env, 'UPLOAD_MIN_BYTES_PER_SECOND', 1024, 0),
+    uploadRateWindow: positiveNumber(env, 'UPLOAD_RATE_WINDOW_SECONDS', 60, 3600) * 1000,
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 1),
+  };
+}
+
 /** Reads the whole configuration from the environment; throws ConfigError at the first bad value. */
 export function loadConfig(env: Env): Config {
   return {
@@ -184,5 +204,7 @@ export function loadConfig(env: Env): Config {
     limits: limits(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: trustProxy(env),
+    clientLimits: clientLimits(env),
+    maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 10, 1),
   };
 }

@@ -49,7 +49,7 @@ async function bootstrapAdmin(core: Core, config: Config, logger: Logger): Promi
 
 /** The HTTP server, listening, with the limits of createHttpServer (head size and deadline, idle connections). */
 async function serve(container: Container, config: Config): Promise<Server> {
-  const server = createHttpServer(container.get(HttpApp).callback());
+  const server = createHttpServer(container.get(HttpApp).callback(), config.clientLimits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -216,6 +216,70 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
       });
 
+      it('opens at most maxOpen holds per user, and settling or releasing one makes room', async () => {
+        const open = (userId: string, id: string) => counter.openHold(userId, { id, at: T0 }, 2);
+        expect(await open('u1', 'h1')).toBe(true);
+        expect(await open('u1', 'h2')).toBe(true);
+        expect(await open('u1', 'h3')).toBe(false);
+        expect(await open('u2', 'h1')).toBe(true);
+        expect(await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: later(5) })).toBe(true);
+        // An opened hold holds nothing until a reservation adds to it, and is swept like any other.
+        expect(await counter.staleHolds(later(10))).toEqual(
+          expect.arrayContaining([
+            { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5) },
+            { userId: 'u1', holdId: 'h2', amounts: {}, at: T0 },
+            { userId: 'u2', holdId: 'h1', amounts: {}, at: T0 },
+          ]),
+        );
+        expect(await counter.settleHold('u1', 'h1')).toEqual({ files: 1 });
+        expect(await open('u1', 'h3')).toBe(true);
+        expect(await open('u1', 'h4')).toBe(false);
+        await counter.releaseHold('u1', 'h2');
+        expect(await open('u1', 'h4')).toBe(true);
+        expect(await open('u1', 'h5')).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
+      });
+
+      it('opens a hold once: an id already held is refused and counted once', async () => {
+        expect(await counter.openHold('u1', { id: HOLD, at: T0 }, 5)).toBe(true);
+        expect(await counter.openHold('u1', { id: HOLD, at: T0 }, 5)).toBe(false);
+        await counter.reserve('u1', 'files', 1, 10, { id: 'plain', at: T0 });
+        expect(await counter.openHold('u1', { id: 'plain', at: T0 }, 5)).toBe(false);
+        await counter.settleHold('u1', HOLD);
+        await counter.settleHold('u1', 'plain');
+        for (let i = 0; i < 5; i++) expect(await counter.openHold('u1', { id: `n${i}`, at: T0 }, 5)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'n5', at: T0 }, 5)).toBe(false);
+      });
+
+      it('does not count holds that reserve creates by itself', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'plain', at: T0 });
+        expect(await counter.openHold('u1', { id: 'o1', at: T0 }, 1)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'o2', at: T0 }, 1)).toBe(false);
+        await counter.releaseHold('u1', 'plain');
+        expect(await counter.openHold('u1', { id: 'o2', at: T0 }, 1)).toBe(false);
+        await counter.releaseHold('u1', 'o1');
+        expect(await counter.openHold('u1', { id: 'o2', at: T0 }, 1)).toBe(true);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+      });
+
+      it('lets exactly maxOpen of 20 parallel opens through', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => counter.openHold('u1', { id: `p${i}`, at: T0 }, 3)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(3);
+        expect(await counter.staleHolds(later(1))).toHaveLength(3);
+      });
+
+      it('forgets opened holds on set and remove', async () => {
+        await counter.openHold('u1', { id: 'a', at: T0 }, 1);
+        await counter.openHold('u2', { id: 'b', at: T0 }, 1);
+        await counter.set('u1', usage({ files: 3 }));
+        await counter.remove('u2');
+        expect(await counter.openHold('u1', { id: 'c', at: T0 }, 1)).toBe(true);
+        expect(await counter.openHold('u2', { id: 'd', at: T0 }, 1)).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 3 }));
+      });
+
       it('stays exact when a hold is released while reservations and settles of others run', async () => {
         await counter.reserve('u1', 'storage', 100, 10_000, { id: 'gone', at: T0 });
         await Promise.all([

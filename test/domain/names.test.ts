@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_MAX, cleanName, requireName } from '../../src/domain/index.js';
+import { NAME_MAX, cleanName, isWellFormed, requireName, wellFormed } from '../../src/domain/index.js';
 
 describe('cleanName', () => {
   it('keeps ordinary names, trimmed and NFC-normalized', () => {
@@ -55,5 +55,31 @@ describe('requireName', () => {
   it('refuses a name that cleans to nothing, naming the field', () => {
     expect(() => requireName('\u0000 \t', 'title')).toThrow(expect.objectContaining({ code: 'bad_request', details: { field: 'title' } }));
     expect(() => requireName('')).toThrow(expect.objectContaining({ details: { field: 'name' } }));
+  });
+});
+
+describe('invisible and malformed text', () => {
+  it('drops every format character (Cf) and the whole tag block', () => {
+    expect(cleanName('soft\u00adhyphen')).toBe('softhyphen');
+    expect(cleanName('arabic\u061cmark')).toBe('arabicmark');
+    expect(cleanName('flag\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}')).toBe('flag\u{1F3F4}');
+    expect(cleanName('a\u{E0000}\u{E0001}\u{E0010}b')).toBe('ab');
+    expect(cleanName('x\u2064\u2065\u206fy\ufff9z')).toBe('xyz');
+  });
+
+  it('replaces a lone surrogate with U+FFFD and keeps surrogate pairs', () => {
+    expect(cleanName('report\ud800.txt')).toBe('report\ufffd.txt');
+    expect(cleanName('\udfffx\ud83d')).toBe('\ufffdx\ufffd');
+    expect(cleanName('smile\ud83d\ude00')).toBe('smile😀');
+    expect(isWellFormed('smile😀')).toBe(true);
+    expect(isWellFormed('a\ud800')).toBe(false);
+    expect(wellFormed('a\ude00b')).toBe('a\ufffdb');
+  });
+
+  it('refuses an explicit name holding a lone surrogate, naming the field', () => {
+    expect(() => requireName('report\ud800.txt', 'title')).toThrow(
+      expect.objectContaining({ code: 'bad_request', details: { field: 'title' } }),
+    );
+    expect(requireName('fine\ud83d\ude00')).toBe('fine😀');
   });
 });

@@ -22,6 +22,8 @@ export function mongoConfig(uri: string, dbName: string, env: Env = {}): Config 
     ADMIN_PASSWORD: ADMIN.password,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
+    // As in makeCore: only tests about the bound on concurrent uploads meet it.
+    MAX_CONCURRENT_UPLOADS: '64',
     ...env,
   });
   return { ...config, port: 0 };

@@ -32,6 +32,8 @@ export interface TestCoreOptions {
   limits?: Partial<Limits>;
   registration?: 'open' | 'closed';
   maxUploadBytes?: number;
+  /** Uploads one user may run at once; default 64, so only tests about the bound meet it. */
+  maxConcurrentUploads?: number;
   sessionTtlMs?: number;
   /** 'memory' (default) or 'fs' (a fresh temporary directory). */
   blobs?: 'memory' | 'fs';
@@ -53,6 +55,7 @@ export function testConfig(options: TestCoreOptions = {}, overrides: Partial<Con
     registration: options.registration ?? 'closed',
     maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
     sessionTtlDays: (options.sessionTtlMs ?? 30 * DAY_MS) / DAY_MS,
+    maxConcurrentUploads: options.maxConcurrentUploads ?? 64,
     dataDir: options.blobs === 'fs' ? tempDir('test') : defaults.dataDir,
     ...overrides,
   };

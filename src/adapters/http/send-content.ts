@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import contentDisposition from 'content-disposition';
 import type { Context } from 'koa';
 import rangeParser from 'range-parser';
 import type { FileContent } from '../../application/contract.js';
 import type { ByteRange } from '../../application/ports/index.js';
+import { contentDispositionOf } from './header-text.js';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const quoted = (etag: string) => (etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`);
@@ -29,12 +29,6 @@ function notModified(ctx: Context, etag: string, lastModified: Date): boolean {
   const since = Date.parse(ctx.get('If-Modified-Since'));
   return !Number.isNaN(since) && seconds(lastModified) * 1000 <= since;
 }
-
-/**
- * The plain `filename` for clients that ignore `filename*`: ASCII only, since raw latin1 in a header is read as
- * UTF-8 by some clients and mangled. Control characters become `?` as well, so nothing can end the header line.
- */
-const asciiOnly = (name: string) => name.replace(/[^\x20-\x7e]/g, '?');
 
 /** The single byte range to serve, null for the whole file, or 'unsatisfiable'. Several ranges get the whole file. */
 function requestedRange(ctx: Context, content: FileContent, etag: string): ByteRange | null | 'unsatisfiable' {
@@ -75,10 +69,7 @@ export async function sendContent(ctx: Context, content: FileContent): Promise<v
   }
   ctx.set({
     'Content-Type': content.mime,
-    'Content-Disposition': contentDisposition(content.name, {
-      type: content.disposition,
-      fallback: asciiOnly(content.name),
-    }),
+    'Content-Disposition': contentDispositionOf(content.name, content.disposition),
   });
   if (range) {
     ctx.status = 206;

@@ -6,6 +6,8 @@ type Amounts = Partial<Record<LimitKind, number>>;
 interface HeldEntry {
   amounts: Amounts;
   at: Date;
+  /** Opened with openHold, so it counts toward the user's open holds. */
+  opened: boolean;
 }
 
 /**
@@ -26,12 +28,24 @@ export class MemoryUsageCounter implements UsageCounter {
     this.counters.set(userId, usage);
     if (hold) {
       const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
-      const entry = holds.get(hold.id) ?? { amounts: {}, at: new Date(hold.at) };
+      const entry = holds.get(hold.id) ?? { amounts: {}, at: new Date(hold.at), opened: false };
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
       if (hold.at.getTime() > entry.at.getTime()) entry.at = new Date(hold.at);
       holds.set(hold.id, entry);
       this.holds.set(userId, holds);
     }
+    return true;
+  }
+
+  async openHold(userId: string, hold: Hold, maxOpen: number): Promise<boolean> {
+    assertHoldId(hold.id);
+    const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
+    if (holds.has(hold.id)) return false;
+    let open = 0;
+    for (const entry of holds.values()) if (entry.opened) open++;
+    if (open >= maxOpen) return false;
+    holds.set(hold.id, { amounts: {}, at: new Date(hold.at), opened: true });
+    this.holds.set(userId, holds);
     return true;
   }
 

@@ -10,8 +10,12 @@ import { COLLECTIONS, MongoDb } from './mongo-database.js';
  * the server promoting int32 on overflow, and doubles are exact far beyond any realistic byte count.
  */
 type Amounts = Partial<Record<LimitKind, number>>;
-type HoldDoc = { at: Date } & Partial<Record<LimitKind, number | Double>>;
-type UsageDoc = { _id: string; holds?: Record<string, HoldDoc> } & Record<LimitKind, number | Double>;
+/** `open`: opened with openHold, so it counts in the document's `openHolds`. */
+type HoldDoc = { at: Date; open?: true } & Partial<Record<LimitKind, number | Double>>;
+type UsageDoc = { _id: string; holds?: Record<string, HoldDoc>; openHolds?: number } & Record<
+  LimitKind,
+  number | Double
+>;
 
 /** How often releaseHold re-reads a hold that changed under it before giving up (the next sweep tries again). */
 const RELEASE_ATTEMPTS = 5;
@@ -57,17 +61,23 @@ export class MongoUsageCounter implements UsageCounter {
     assertAmount(amount);
     if (hold) holdPath(hold.id);
     if (await this.tryIncrement(userId, kind, amount, max, hold)) return true;
-    // A miss means the limit is reached or the user has no usage document yet. In the second case a concurrent first
-    // reserve may create it at any moment, so the document's existence now says nothing about the limit: make sure
-    // it exists, then try once more; the conditional increment alone decides.
-    if (!(await this.usage.findOne({ _id: userId }, { projection: { _id: 1 } }))) {
-      try {
-        await this.usage.insertOne(toDoc(userId, ZERO_USAGE));
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-    }
+    await this.ensureDocument(userId);
     return this.tryIncrement(userId, kind, amount, max, hold);
+  }
+
+  /** The count of opened holds lives in the same document as the holds, so admitting one is one conditional update. */
+  async openHold(userId: string, hold: Hold, maxOpen: number): Promise<boolean> {
+    const path = holdPath(hold.id);
+    const open = async () =>
+      (
+        await this.usage.updateOne(
+          { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } } },
+          { $set: { [path]: { at: hold.at, open: true } }, $inc: { openHolds: 1 } },
+        )
+      ).matchedCount === 1;
+    if (await open()) return true;
+    await this.ensureDocument(userId);
+    return open();
   }
 
   /**
@@ -93,8 +103,16 @@ export class MongoUsageCounter implements UsageCounter {
     }
   }
 
+  /** An opened hold and its count go in one step; a hold is opened or not for its whole life, so two tries suffice. */
   async settleHold(userId: string, holdId: string): Promise<Amounts | null> {
     const path = holdPath(holdId);
+    const opened = await this.usage.findOneAndUpdate(
+      { _id: userId, [holdPath(holdId, 'open')]: true },
+      { $unset: { [path]: '' }, $inc: { openHolds: -1 } },
+      { projection: { [path]: 1 }, returnDocument: 'before' },
+    );
+    const openedHold = opened?.holds?.[holdId];
+    if (openedHold) return amountsOf(openedHold);
     const before = await this.usage.findOneAndUpdate(
       { _id: userId, [path]: { $exists: true } },
       { $unset: { [path]: '' } },
@@ -116,7 +134,9 @@ export class MongoUsageCounter implements UsageCounter {
       const hold = doc?.holds?.[holdId];
       if (!doc || !hold) return;
       const filter: Record<string, unknown> = { _id: userId, [path]: { $exists: true } };
-      const inc: Record<string, Double> = {};
+      const inc: Record<string, Double | number> = {};
+      filter[holdPath(holdId, 'open')] = hold.open === true ? true : { $exists: false };
+      if (hold.open === true) inc['openHolds'] = -1;
       const zero: Record<string, Double> = {};
       for (const [kind, amount] of LIMIT_KINDS.map((k) => [k, hold[k]] as const)) {
         const held = holdPath(holdId, kind);
@@ -165,6 +185,20 @@ export class MongoUsageCounter implements UsageCounter {
 
   async remove(userId: string): Promise<void> {
     await this.usage.deleteOne({ _id: userId });
+  }
+
+  /**
+   * A miss means a limit is reached or the user has no usage document yet. In the second case a concurrent first
+   * change may create it at any moment, so the document's existence now says nothing about the limit: the caller
+   * makes sure it exists, then tries once more; the conditional update alone decides.
+   */
+  private async ensureDocument(userId: string): Promise<void> {
+    if (await this.usage.findOne({ _id: userId }, { projection: { _id: 1 } })) return;
+    try {
+      await this.usage.insertOne(toDoc(userId, ZERO_USAGE));
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
   }
 
   private async tryIncrement(

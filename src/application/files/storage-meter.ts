@@ -8,6 +8,22 @@ import type { Ports } from '../ports/index.js';
 export const STORAGE_BATCH = 1024 * 1024;
 
 /**
+ * A batch that gets no new chunk for this long goes on as it is: an upload that stalls must not keep up to a MiB
+ * pinned in memory while it waits (the minimum rate the HTTP adapter enforces decides when it is given up). A fast
+ * upload never waits this long between chunks, so its batches stay whole.
+ */
+export const STALL_FLUSH_MS = 250;
+
+const QUIET = Symbol('quiet');
+
+/** The next chunk, or QUIET once `ms` pass without one (the chunk then comes from the same `pending`, later). */
+function nextWithin<T>(pending: Promise<T>, ms: number): Promise<T | typeof QUIET> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const quiet = new Promise<typeof QUIET>((resolve) => (timer = setTimeout(resolve, ms, QUIET)));
+  return Promise.race([pending, quiet]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Meters one upload as its bytes arrive: refuses it past the upload cap, and reserves exactly the bytes of each batch
  * before passing the batch on. Reservations never run ahead of the bytes, so concurrent uploads near the limit do
  * not crowd each other out, and the counter never lags behind what was written. What it reserved is given back
@@ -24,30 +40,46 @@ export class StorageMeter {
     private readonly maxBytes: number,
     /** Every batch is reserved under this hold, which keeps it fresh while bytes keep arriving. */
     private readonly holdId: string,
+    private readonly stallFlushMs = STALL_FLUSH_MS,
   ) {}
 
   async *metered(content: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const source = content[Symbol.asyncIterator]();
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
-    for await (const chunk of content) {
-      this.received += chunk.byteLength;
-      if (this.received > this.maxBytes) {
-        throw new DomainError('payload_too_large', `A file holds at most ${this.maxBytes} bytes`, {
-          maxBytes: this.maxBytes,
-        });
-      }
-      batch.push(chunk);
-      batchBytes += chunk.byteLength;
-      if (batchBytes >= STORAGE_BATCH) {
-        await this.reserve(batchBytes);
-        yield joined(batch, batchBytes);
-        batch = [];
-        batchBytes = 0;
-      }
-    }
-    if (batchBytes > 0) {
+    const flush = async () => {
       await this.reserve(batchBytes);
-      yield joined(batch, batchBytes);
+      const out = joined(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      return out;
+    };
+    let finished = false;
+    try {
+      for (;;) {
+        const pending = source.next();
+        let step = batchBytes > 0 ? await nextWithin(pending, this.stallFlushMs) : await pending;
+        if (step === QUIET) {
+          yield await flush();
+          step = await pending;
+        }
+        if (step.done) break;
+        const chunk = step.value;
+        this.received += chunk.byteLength;
+        if (this.received > this.maxBytes) {
+          throw new DomainError('payload_too_large', `A file holds at most ${this.maxBytes} bytes`, {
+            maxBytes: this.maxBytes,
+          });
+        }
+        batch.push(chunk);
+        batchBytes += chunk.byteLength;
+        if (batchBytes >= STORAGE_BATCH) yield await flush();
+      }
+      finished = true;
+      if (batchBytes > 0) yield await flush();
+    } finally {
+      // Stopped early (a failure here or in the store): the source is told, as for-await would, without waiting on it.
+      if (!finished) void source.return?.()?.catch(() => undefined);
     }
   }
 

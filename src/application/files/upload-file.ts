@@ -1,6 +1,8 @@
 import type { LimitKind, StoredFile } from '../../domain/index.js';
 import {
+  DomainError,
   assertMay,
+  badRequest,
   cleanName,
   limitReached,
   normalizeMime,
@@ -10,15 +12,27 @@ import {
 } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { removeFiles } from '../remove-files.js';
 import { limitsOf, owned } from '../usage-limits.js';
 import { fileView } from '../views.js';
 import { StorageMeter } from './storage-meter.js';
 
 type Port = Core['uploadFile'];
-type Deps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock'>;
+type Deps = Pick<
+  Ports,
+  'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'shares' | 'collections'
+>;
 
 /** The display name of an upload whose filename cleans down to nothing (and no name was given). */
 export const UNTITLED_FILE = 'untitled';
+
+/** Seconds a client refused for running too many uploads is told to wait (Retry-After). */
+export const UPLOADS_RETRY_AFTER = 5;
+
+const tooManyUploads = (max: number) =>
+  new DomainError('rate_limited', `At most ${max} uploads of one user may run at once; retry when one has finished`, {
+    retryAfter: UPLOADS_RETRY_AFTER,
+  });
 
 /**
  * Streams an upload into the blob store, metering it against the upload cap and the storage limit as bytes arrive.
@@ -28,7 +42,7 @@ export const UNTITLED_FILE = 'untitled';
 export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, folderId, name, filename, mime, content }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, folderId, name, filename, mime, content, deliver }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'file.upload');
     if (folderId !== null) owned(await this.p.folders.findById(folderId), actor.userId, 'Folder');
     // An explicit name must be usable; a filename is whatever the client's disk had, so it only falls back.
@@ -36,7 +50,13 @@ export class UploadFile implements Port {
     const limits = await limitsOf(this.p, actor.userId);
     const id = this.p.ids.newId();
     const hold = { id, at: this.p.clock.now() };
-    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) throw limitReached('files');
+    // The hold is the upload's slot: the database admits it only while the user has fewer open, on any instance.
+    const slots = this.p.settings.maxConcurrentUploads;
+    if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
+    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
+      await this.undo(actor.userId, id, null);
+      throw limitReached('files');
+    }
 
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);
     let blobKey: string | null = null;
@@ -65,7 +85,13 @@ export class UploadFile implements Port {
     }
     if (folderId !== null) await this.assertLanded(file, folderId);
     await this.settle(file);
-    return fileView(file, null);
+    const view = fileView(file, null);
+    if (deliver && !(await deliver(view).catch(() => false))) {
+      // Nobody learnt of this file, so nobody can use or delete it: it goes as if the upload had been aborted.
+      await removeFiles(this.p, [file]);
+      throw badRequest('The client went away before the upload could be answered');
+    }
+    return view;
   }
 
   /**

@@ -7,4 +7,6 @@ export interface CoreSettings {
   sessionTtlMs: number;
   maxUploadBytes: number;
   registration: 'open' | 'closed';
+  /** Uploads one user (all their tokens together) may run at once; more answer rate_limited. */
+  maxConcurrentUploads: number;
 }

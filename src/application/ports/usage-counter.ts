@@ -29,6 +29,13 @@ export interface UsageCounter {
    * the same step adds the amount to the hold.
    */
   reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean>;
+  /**
+   * Opens an empty hold that reservations then add to (an upload's), in one atomic step, unless the user already has
+   * `maxOpen` opened holds or this hold exists; false then. An opened hold counts until it is settled or released
+   * (by the sweep too), which bounds the uploads one user runs at once across every instance on one database. A hold
+   * that `reserve` creates by itself is not counted.
+   */
+  openHold(userId: string, hold: Hold, maxOpen: number): Promise<boolean>;
   /** Takes `amount` off the counter, never below zero. */
   release(userId: string, kind: LimitKind, amount: number): Promise<void>;
   /**

@@ -1,3 +1,4 @@
+import { answerNow } from '../answer-now.js';
 import { actorOf } from '../auth.js';
 import { jsonBody } from '../json-body.js';
 import { sendContent } from '../send-content.js';
@@ -6,12 +7,13 @@ import { fileUpdateBody, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
 export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
+  // The answer goes out before the upload commits: a client that cannot hear it (gone before the answer) gets its
+  // upload undone instead of a file it never learns of.
   router.post('/api/file', auth.required, async (ctx) => {
     const actor = actorOf(ctx);
-    ctx.body = await receiveUpload(ctx.req, options.maxUploadBytes, (part) =>
-      core.uploadFile.execute({ actor, ...part }),
+    await receiveUpload(ctx.req, options.maxUploadBytes, (part) =>
+      core.uploadFile.execute({ actor, ...part, deliver: (file) => answerNow(ctx, 201, file) }),
     );
-    ctx.status = 201;
   });
 
   router.get('/api/file/:id', async (ctx) => {
