@@ -2,7 +2,7 @@ import type { Actor, Share, ShareTarget } from '../domain/index.js';
 import { DomainError, assertMay, notFound, shareReaches, unauthorized } from '../domain/index.js';
 import type { Ports } from './ports/index.js';
 import type { ClientAddress, ReadAccess, ShareKey } from './contract.js';
-import { judgeGuess, rateLimited } from './guarded-attempt.js';
+import { judgeGuess, rateLimited } from './judge-guess.js';
 import { sharePasswordKeys, unknownShareKey } from './throttle-rules.js';
 
 type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle'>;

@@ -1,5 +1,5 @@
 import type { Limits, LimitKind } from '../domain/index.js';
-import { effectiveLimits, limitReached, notFound, unauthorized } from '../domain/index.js';
+import { effectiveLimits, limitReached, unauthorized } from '../domain/index.js';
 import type { Ports } from './ports/index.js';
 
 type Deps = Pick<Ports, 'users' | 'usage' | 'settings'>;
@@ -30,10 +30,3 @@ export async function withReserved<T>(p: Deps, userId: string, kind: LimitKind, 
     throw err;
   }
 }
-
-/** Loads an item and checks it belongs to the caller; a foreign item is indistinguishable from a missing one. */
-export function owned<T extends { ownerId: string }>(item: T | null, userId: string, what: string): T {
-  if (!item || item.ownerId !== userId) throw notFound(what);
-  return item;
-}
-

@@ -1,7 +1,7 @@
 import { assertAdmin, conflict, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { AdminGuarded, Ports } from '../ports/index.js';
-import { findUser } from './admin-record.js';
+import { findUser } from './find-user.js';
 
 type Port = Core['deleteUser'];
 type Deps = Pick<

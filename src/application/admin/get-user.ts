@@ -1,7 +1,8 @@
 import { assertAdmin } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { adminRecord, findUser } from './admin-record.js';
+import { adminRecord } from './admin-views.js';
+import { findUser } from './find-user.js';
 
 type Port = Core['getUser'];
 

@@ -1,7 +1,7 @@
 import { assertAdmin } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { adminRecord } from './admin-record.js';
+import { adminRecord } from './admin-views.js';
 
 type Port = Core['listUsers'];
 

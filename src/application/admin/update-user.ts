@@ -3,7 +3,8 @@ import { assertAdmin, badRequest, conflict, isValidLimitValue, LIMIT_KINDS, notF
 import type { Core, LimitChanges } from '../contract.js';
 import type { Ports, UserPatch } from '../ports/index.js';
 import { assertValidPassword, assertValidUserType } from '../auth/new-account.js';
-import { adminRecord, findUser } from './admin-record.js';
+import { adminRecord } from './admin-views.js';
+import { findUser } from './find-user.js';
 
 type Port = Core['updateUser'];
 

@@ -1,6 +1,5 @@
 import type { Collection } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
-import { shareIdsOf } from '../share-ids.js';
 import type { CollectionView } from '../views.js';
 import { collectionView, fileView } from '../views.js';
 
@@ -15,12 +14,8 @@ export async function collectionViews(p: Deps, collections: readonly Collection[
   const found = fileIds.length === 0 ? [] : await p.files.findByIds(fileIds);
   const files = new Map(found.map((f) => [f.id, f]));
   const [fileShares, collectionShares] = await Promise.all([
-    shareIdsOf(p, 'file', [...files.keys()]),
-    shareIdsOf(
-      p,
-      'collection',
-      collections.map((c) => c.id),
-    ),
+    p.shares.idsForItems('file', [...files.keys()]),
+    p.shares.idsForItems('collection', collections.map((c) => c.id)),
   ]);
   return collections.map((collection) => {
     const views = collection.fileIds.flatMap((id) => {

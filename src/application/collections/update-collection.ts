@@ -1,7 +1,7 @@
 import { assertMay, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 import { collectionViewOf } from './collection-views.js';
 
 type Port = Core['updateCollection'];

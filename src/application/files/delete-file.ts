@@ -2,7 +2,7 @@ import { assertMay } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { removeFiles } from '../remove-files.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 
 type Port = Core['deleteFile'];
 

@@ -1,16 +1,11 @@
 import type { StoredFile } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
-import { shareIdsOf } from '../share-ids.js';
 import type { FileView } from '../views.js';
 import { fileView } from '../views.js';
 
 /** Views of many files with their share ids, in one share query; keeps the given order. */
 export async function fileViews(p: Pick<Ports, 'shares'>, files: readonly StoredFile[]): Promise<FileView[]> {
-  const shareIds = await shareIdsOf(
-    p,
-    'file',
-    files.map((file) => file.id),
-  );
+  const shareIds = await p.shares.idsForItems('file', files.map((file) => file.id));
   return files.map((file) => fileView(file, shareIds.get(file.id) ?? null));
 }
 

@@ -3,7 +3,7 @@ import { assertMay, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { FilePatch, Ports } from '../ports/index.js';
 import { removeFiles } from '../remove-files.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 import { fileViewOf } from './file-views.js';
 
 type Port = Core['updateFile'];

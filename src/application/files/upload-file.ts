@@ -13,7 +13,8 @@ import {
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { removeFiles } from '../remove-files.js';
-import { limitsOf, owned } from '../usage-limits.js';
+import { limitsOf } from '../usage-limits.js';
+import { owned } from '../owned.js';
 import { fileView } from '../views.js';
 import { StorageMeter } from './storage-meter.js';
 

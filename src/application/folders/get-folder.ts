@@ -3,7 +3,6 @@ import { MAX_STORED_DEPTH, MAX_TREE_ENTRIES, badRequest, notFound } from '../../
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { authorizeRead } from '../share-access.js';
-import { shareIdsOf } from '../share-ids.js';
 import type { FolderView } from '../views.js';
 import { fileView, folderView } from '../views.js';
 import { byName } from './subtree.js';
@@ -38,12 +37,8 @@ export class GetFolder implements Port {
     if (descendants.length + files.length > MAX_TREE_ENTRIES) throw tooLarge();
 
     const [folderShares, fileShares] = await Promise.all([
-      shareIdsOf(this.p, 'folder', folderIds),
-      shareIdsOf(
-        this.p,
-        'file',
-        files.map((f) => f.id),
-      ),
+      this.p.shares.idsForItems('folder', folderIds),
+      this.p.shares.idsForItems('file', files.map((f) => f.id)),
     ]);
     const tree = new TreeBuilder(descendants, files, folderShares, fileShares).build(folder);
     // The shared folder's parent lies outside the share; every other id in the tree lies inside it.

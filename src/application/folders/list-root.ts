@@ -2,7 +2,7 @@ import { assertMay } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { fileViews } from '../files/file-views.js';
-import { folderHits } from './folder-hits.js';
+import { folderHits } from './folder-views.js';
 
 type Port = Core['listRoot'];
 

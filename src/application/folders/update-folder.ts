@@ -2,7 +2,7 @@ import type { Folder } from '../../domain/index.js';
 import { assertDepthAllowed, assertMay, assertNotIntoOwnSubtree, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { FolderPatch, Ports } from '../ports/index.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 import { folderView } from '../views.js';
 import { withMoveLease, type MoveLease } from './move-lease.js';
 import { removeTree } from './remove-tree.js';

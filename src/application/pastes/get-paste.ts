@@ -2,7 +2,6 @@ import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { authorizeRead } from '../share-access.js';
-import { shareIdsOf } from '../share-ids.js';
 import { pasteView } from '../views.js';
 
 type Port = Core['getPaste'];
@@ -21,7 +20,7 @@ export class GetPaste implements Port {
       describe: async () => ({ kind: 'paste', pasteId: id }),
     });
     if (!paste) throw notFound('Paste');
-    const shareIds = await shareIdsOf(this.p, 'paste', [id]);
+    const shareIds = await this.p.shares.idsForItems('paste', [id]);
     return pasteView(paste, shareIds.get(id) ?? null);
   }
 }

@@ -2,8 +2,8 @@ import type { Paste } from '../../domain/index.js';
 import { assertMay, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { PastePatch, Ports } from '../ports/index.js';
-import { shareIdsOf } from '../share-ids.js';
-import { owned, reserve } from '../usage-limits.js';
+import { reserve } from '../usage-limits.js';
+import { owned } from '../owned.js';
 import { pasteView } from '../views.js';
 import { contentSize } from './paste-input.js';
 
@@ -33,7 +33,7 @@ export class UpdatePaste implements Port {
       const current = owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
       const updated = await this.write(actor.userId, id, { ...patch, ifSize: current.size }, current.size);
       if (updated) {
-        const shareIds = await shareIdsOf(this.p, 'paste', [id]);
+        const shareIds = await this.p.shares.idsForItems('paste', [id]);
         return pasteView(updated, shareIds.get(id) ?? null);
       }
     }

@@ -2,9 +2,9 @@ import { assertMay, badRequest } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { FolderRef, Ports } from '../ports/index.js';
 import { fileViews } from '../files/file-views.js';
-import { folderHits } from '../folders/folder-hits.js';
+import { folderHits } from '../folders/folder-views.js';
 import { SUBTREE_SCAN_LIMIT } from '../folders/subtree.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 
 type Port = Core['search'];
 

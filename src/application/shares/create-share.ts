@@ -14,7 +14,7 @@ import type { Ports } from '../ports/index.js';
 import { withReserved } from '../usage-limits.js';
 import { ITEM_NAMES, sharedItem } from './share-item.js';
 import { sharePasswordHash } from './share-password.js';
-import { shareView } from './share-view.js';
+import { shareView } from './share-views.js';
 
 type Port = Core['createShare'];
 type Deps = Pick<

@@ -2,7 +2,7 @@ import { assertMay } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import type { ShareView } from '../views.js';
-import { shareView } from './share-view.js';
+import { shareView } from './share-views.js';
 
 type Port = Core['listShares'];
 

@@ -4,7 +4,7 @@ import type { Core, FileContent } from '../contract.js';
 import { fileContent } from '../file-content.js';
 import type { ByteRange, Ports } from '../ports/index.js';
 import { findShare, unlockShare } from '../share-access.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 
 type Port = Core['openShareContent'];
 

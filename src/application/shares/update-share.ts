@@ -1,9 +1,9 @@
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { owned } from '../usage-limits.js';
+import { owned } from '../owned.js';
 import { sharePasswordHash } from './share-password.js';
-import { shareView } from './share-view.js';
+import { shareView } from './share-views.js';
 
 type Port = Core['updateShare'];
 

@@ -1,6 +1,5 @@
 import type { Folder } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
-import { shareIdsOf } from '../share-ids.js';
 import type { FolderView } from '../views.js';
 import { folderView } from '../views.js';
 
@@ -18,7 +17,7 @@ export async function folderHits(
   const [fileCounts, folderCounts, shareIds] = await Promise.all([
     p.files.countInFolders(ownerId, ids),
     p.folders.countChildren(ownerId, ids),
-    shareIdsOf(p, 'folder', ids),
+    p.shares.idsForItems('folder', ids),
   ]);
   return folders.map((folder) => ({
     ...folderView(folder, shareIds.get(folder.id) ?? null),

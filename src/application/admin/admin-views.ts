@@ -1,5 +1,5 @@
 import type { User } from '../../domain/index.js';
-import { effectiveLimits, notFound } from '../../domain/index.js';
+import { effectiveLimits } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
 import { adminUserView, type AdminUserView } from '../views.js';
 
@@ -7,10 +7,4 @@ import { adminUserView, type AdminUserView } from '../views.js';
 export async function adminRecord(p: Pick<Ports, 'usage' | 'settings'>, user: User): Promise<AdminUserView> {
   const usage = await p.usage.get(user.id);
   return adminUserView(user, usage, effectiveLimits(p.settings.defaultLimits, user.limits));
-}
-
-export async function findUser(p: Pick<Ports, 'users'>, id: string): Promise<User> {
-  const user = await p.users.findById(id);
-  if (!user) throw notFound('User');
-  return user;
 }
