@@ -4,12 +4,17 @@ import busboy from 'busboy';
 import { DomainError, badRequest } from '../../domain/index.js';
 import { parseId } from './validation.js';
 
-export interface UploadPart {
+/** The form fields an upload understands; each must come before the file part. */
+const FIELDS = {
+  folderId: (value: string) => parseId(value, 'folderId'),
+  name: (value: string) => value,
+};
+type UploadFields = { [K in keyof typeof FIELDS]: ReturnType<(typeof FIELDS)[K]> | null };
+
+export interface UploadPart extends UploadFields {
   content: AsyncIterable<Uint8Array>;
   filename: string;
   mime: string | undefined;
-  folderId: string | null;
-  name: string | null;
 }
 
 const FIELD_LIMIT = 4 * 1024;
@@ -17,11 +22,13 @@ const FIELD_LIMIT = 4 * 1024;
 const tooLarge = (max: number) =>
   new DomainError('payload_too_large', `The file exceeds the upload limit of ${max} bytes`, { maxBytes: max });
 
+const isField = (name: string): name is keyof typeof FIELDS => Object.hasOwn(FIELDS, name);
+
 /**
  * Streams the `file` part of a multipart/form-data request into `store`, never buffering it.
- * The fields `folderId` and `name` must come before the `file` part: the file is stored while it arrives, so a
- * field after it is a bad_request. The content only ends once the whole form has been read, so a request that
- * turns out malformed, too large or aborted after the file part still fails the upload (and the core cleans up).
+ * The fields must come before the `file` part: the file is stored while it arrives, so a field after it is a
+ * bad_request. The content only ends once the whole form has been read, so a request that turns out malformed, too
+ * large or aborted after the file part still fails the upload (and the core cleans up).
  */
 export function receiveUpload<T>(
   req: IncomingMessage,
@@ -39,84 +46,96 @@ export function receiveUpload<T>(
   } catch {
     return Promise.reject(badRequest('Upload must be multipart/form-data with a boundary'));
   }
-  const bb = parser;
+  return new MultipartUpload(req, parser, maxBytes, store).result;
+}
 
-  return new Promise<T>((resolve, reject) => {
-    const fields: { folderId: string | null; name: string | null } = { folderId: null, name: null };
-    let started = false;
-    let failure: Error | null = null;
-    let fileStream: Readable | null = null;
-    let formDone!: () => void;
-    let formFailed!: (err: Error) => void;
-    const formComplete = new Promise<void>((res, rej) => {
-      formDone = res;
-      formFailed = rej;
-    });
-    formComplete.catch(() => {});
+/** One upload on its way: the fields read so far, its one file part, and the first failure, which wins. */
+class MultipartUpload<T> {
+  readonly result: Promise<T>;
+  private settle!: { resolve: (value: T) => void; reject: (err: Error) => void };
+  private readonly fields: UploadFields = { folderId: null, name: null };
+  private started = false;
+  private failure: Error | null = null;
+  private fileStream: Readable | null = null;
+  /** Settles once busboy has read the whole form; the file's content ends only then. */
+  private readonly formComplete: Promise<void>;
+  private form!: { done: () => void; failed: (err: Error) => void };
 
-    // Stops reading the form but drains the request, so the client still gets the error response.
-    const fail = (err: Error) => {
-      if (failure) return;
-      failure = err;
-      formFailed(err);
-      fileStream?.destroy(err);
-      req.unpipe(bb);
-      req.resume();
-      // busboy must not be torn down from inside its own event callbacks
-      setImmediate(() => bb.destroy());
-      if (!started) reject(err);
-    };
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly bb: busboy.Busboy,
+    private readonly maxBytes: number,
+    private readonly store: (part: UploadPart) => Promise<T>,
+  ) {
+    this.result = new Promise<T>((resolve, reject) => (this.settle = { resolve, reject }));
+    this.formComplete = new Promise<void>((done, failed) => (this.form = { done, failed }));
+    this.formComplete.catch(() => {});
 
-    bb.on('field', (name, value, info) => {
-      if (failure) return;
-      if (started) return fail(badRequest('Fields folderId and name must come before the file part'));
-      if (name !== 'folderId' && name !== 'name') return;
-      if (info.valueTruncated) return fail(badRequest(`Field ${name} is too long`));
-      try {
-        fields[name] = value === '' ? null : name === 'folderId' ? parseId(value, 'folderId') : value;
-      } catch (err) {
-        fail(err as Error);
-      }
-    });
-
-    bb.on('file', (name, stream, info) => {
-      // Failures reach the consumer through its iterator; a stream nobody reads must not crash the process.
-      stream.on('error', () => {});
-      if (failure || started || name !== 'file') {
-        stream.resume();
-        return;
-      }
-      started = true;
-      fileStream = stream;
-      stream.on('limit', () => fail(tooLarge(maxBytes)));
-      store({
-        content: contentOf(stream, formComplete),
-        filename: info.filename ?? '',
-        mime: info.mimeType,
-        ...fields,
-      }).then(resolve, (err: Error) => {
-        const first = failure ?? err;
-        fail(err);
-        reject(first);
-      });
-    });
-
+    bb.on('field', (name, value, info) => this.onField(name, value, info.valueTruncated));
+    bb.on('file', (name, stream, info) => this.onFile(name, stream, info));
     bb.on('finish', () => {
-      if (started) formDone();
-      else fail(badRequest('The form has no file part named "file"'));
+      if (this.started) this.form.done();
+      else this.fail(badRequest('The form has no file part named "file"'));
     });
-    bb.on('error', () => fail(badRequest('Malformed multipart body')));
-    bb.on('filesLimit', () => fail(badRequest('Only one file per upload')));
-    bb.on('fieldsLimit', () => fail(badRequest('Too many form fields')));
-    bb.on('partsLimit', () => fail(badRequest('Too many form parts')));
+    bb.on('error', () => this.fail(badRequest('Malformed multipart body')));
+    bb.on('filesLimit', () => this.fail(badRequest('Only one file per upload')));
+    bb.on('fieldsLimit', () => this.fail(badRequest('Too many form fields')));
+    bb.on('partsLimit', () => this.fail(badRequest('Too many form parts')));
     // A client that goes away is its own failure, not a server fault: nobody reads the answer, and nothing is logged.
-    const aborted = () => fail(badRequest('The client aborted the upload'));
+    const aborted = () => this.fail(badRequest('The client aborted the upload'));
     req.on('error', aborted);
     req.on('close', () => {
       if (!req.complete) aborted();
     });
     req.pipe(bb);
-  });
+  }
+
+  /** Stops reading the form but drains the request, so the client still gets the error response. */
+  private fail(err: Error): void {
+    if (this.failure) return;
+    this.failure = err;
+    this.form.failed(err);
+    this.fileStream?.destroy(err);
+    this.req.unpipe(this.bb);
+    this.req.resume();
+    // busboy must not be torn down from inside its own event callbacks
+    setImmediate(() => this.bb.destroy());
+    if (!this.started) this.settle.reject(err);
+  }
+
+  private onField(name: string, value: string, truncated: boolean): void {
+    if (this.failure) return;
+    if (this.started) return this.fail(badRequest(`Fields ${Object.keys(FIELDS).join(', ')} must come before the file part`));
+    if (!isField(name)) return;
+    if (truncated) return this.fail(badRequest(`Field ${name} is too long`));
+    try {
+      this.fields[name] = value === '' ? null : FIELDS[name](value);
+    } catch (err) {
+      this.fail(err as Error);
+    }
+  }
+
+  private onFile(name: string, stream: Readable, info: busboy.FileInfo): void {
+    // Failures reach the consumer through its iterator; a stream nobody reads must not crash the process.
+    stream.on('error', () => {});
+    if (this.failure || this.started || name !== 'file') {
+      stream.resume();
+      return;
+    }
+    this.started = true;
+    this.fileStream = stream;
+    stream.on('limit', () => this.fail(tooLarge(this.maxBytes)));
+    this.store({
+      content: contentOf(stream, this.formComplete),
+      filename: info.filename ?? '',
+      mime: info.mimeType,
+      ...this.fields,
+    }).then(this.settle.resolve, (err: Error) => {
+      const first = this.failure ?? err;
+      this.fail(err);
+      this.settle.reject(first);
+    });
+  }
 }
 
 /** The file's bytes, ending only once the form as a whole has been read successfully. */
