@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,17 +35,30 @@ export function isWebBuildCurrent(): boolean {
   return readFileSync(STAMP, 'utf8') === sourcesHash();
 }
 
+/**
+ * A production build in a process of its own: Vite takes the mode of its bundle from NODE_ENV, which a test run
+ * sets to `test`, and a build stamped as current must be the one `npm start` would serve.
+ */
+function viteBuild(): void {
+  const vite = join(createRequire(import.meta.url).resolve('vite/package.json'), '..', 'bin', 'vite.js');
+  const run = spawnSync(process.execPath, [vite, 'build', '--config', join(WEB, 'vite.config.ts')], {
+    cwd: WEB,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) throw new Error(`vite build failed (${run.error?.message ?? `exit ${run.status}`})`);
+}
+
 /** Returns true when it built. */
-export async function ensureWebBuilt(force = false): Promise<boolean> {
+export function ensureWebBuilt(force = false): boolean {
   if (!force && isWebBuildCurrent()) return false;
   const hash = sourcesHash();
-  const { build } = await import('vite');
-  await build({ configFile: join(WEB, 'vite.config.ts') });
+  viteBuild();
   writeFileSync(STAMP, hash);
   return true;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const built = await ensureWebBuilt(process.argv.includes('--force'));
+  const built = ensureWebBuilt(process.argv.includes('--force'));
   process.stdout.write(built ? 'web: built web/dist\n' : 'web: web/dist is up to date\n');
 }
