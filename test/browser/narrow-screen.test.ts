@@ -67,7 +67,8 @@ describe.skipIf(!chromiumFound)('the share page on a 375 px screen', () => {
         await page.goto(t.url + target.path);
         await page.waitForSelector(target.ready);
         await target.act?.(page);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        // A string, not a function: the root project's types have no DOM.
+        const width = await page.evaluate<number>('document.documentElement.scrollWidth');
         expect(width).toBeLessThanOrEqual(PHONE.width);
         await page.screenshot({ path: screenshotPath(`share-${name}-${scheme}-375`), fullPage: true });
         assertClean();
