@@ -106,7 +106,8 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     const field = page.getByLabel('Password');
     await field.fill('wrong password');
     await field.press('Enter');
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('That password is wrong. Check it and try again.');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('That password is wrong. Check it and try again.');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await field.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     expect(page.url()).toBe(`${t.url}/s/${id}`);
@@ -125,6 +126,26 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     ]);
     expect(download.suggestedFilename()).toBe('secret.bin');
     expect(readFileSync(await download.path()).equals(bytes)).toBe(true);
+    assertClean();
+  });
+
+  it('says when guessing is paused and keeps the Open button off until then', async () => {
+    const id = await fileShare(randomBytes(10), 'guarded.bin', 'the right one');
+    let status = 0;
+    for (let guess = 0; guess < 20 && status !== 429; guess += 1) {
+      const headers = { 'x-share-password': `guess ${guess}` };
+      status = (await t.request('GET', `/api/share/${id}`, { headers })).status;
+    }
+    expect(status).toBe(429);
+    const { page, expectHttpError, assertClean } = await watchedPage(browser);
+    expectHttpError(`/api/share/${id}`, 401);
+    expectHttpError(`/api/share/${id}`, 429);
+    await page.goto(`${t.url}/s/${id}`);
+    await page.getByLabel('Password').fill('the right one');
+    await page.getByRole('button', { name: 'Open' }).click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    expect(await page.getByRole('button', { name: 'Open' }).isDisabled()).toBe(true);
     assertClean();
   });
 

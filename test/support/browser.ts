@@ -6,7 +6,8 @@ import { expect } from 'vitest';
 /** Debian's Chromium (`apt-get install chromium`); playwright-core never downloads a browser of its own. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const chromiumFound = existsSync(CHROMIUM_PATH);
-export const ENABLE_HINT = `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (enable them with: apt-get install chromium)`;
+export const ENABLE_HINT =
+  `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (enable them with: apt-get install chromium)`;
 
 /** Where the tests leave their screenshots (git-ignored), for people to look at. */
 export const SCREENSHOTS = join(import.meta.dirname, '..', 'browser', 'screenshots');
@@ -28,10 +29,11 @@ export function launchChromium(): Promise<Browser> {
 
 /** Reported through the console, so one listener hears CSP and Trusted Types violations along with everything else. */
 const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', (e) => {
-  console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' in ' + e.sourceFile + ':' + e.lineNumber);
+  const where = e.sourceFile + ':' + e.lineNumber;
+  console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' in ' + where);
 }, true);`;
 
-/** Chromium's own line for an HTTP error answer: `Failed to load resource: the server responded with a status of 404 (...)`. */
+/** Chromium's line for an HTTP error answer: `Failed to load resource: the server responded with a status of 404`. */
 const HTTP_ERROR = /^Failed to load resource: the server responded with a status of (\d{3})\b/;
 
 export interface WatchedPage {

@@ -24,7 +24,7 @@ const COMMON = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-/** HTML: always revalidated (the next deploy names new assets), never framed, no referrer (the URL holds a share id). */
+/** HTML: revalidated every time (a new build names new assets), never framed, no referrer (its URL names a share). */
 export const PAGE_HEADERS: Record<string, string> = {
   ...COMMON,
   'Content-Security-Policy': PAGE_CSP,
