@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'coverage', 'dist', 'bench/results.json'] },
+  { ignores: ['node_modules', 'data', 'coverage', 'dist', 'web/dist', 'bench/results.json', 'test/browser/screenshots'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

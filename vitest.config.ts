@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/support/web-build.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { fileURLToPath } from 'node:url';
 import { Container, type Newable, type ServiceIdentifier } from 'inversify';
 import type { Db } from 'mongodb';
 import { Core, createCore } from '../application/index.js';
@@ -74,7 +75,11 @@ export interface BuildOptions {
   ids?: IdGenerator;
   /** Wraps the ports before the core is built on them (fault injection, recording); the container hands out the result. */
   wrapPorts?: (ports: Ports) => Ports;
+  /** The built front end the HTTP adapter serves; defaults to web/dist of this checkout, null serves none. */
+  webDir?: string | null;
 }
+
+const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The token of every port; `satisfies` makes a port added to Ports but not bound here a type error. */
 const PORT_TOKENS = {
@@ -206,6 +211,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     persistence: persistence.kind,
     logger: options.httpLogger ?? logger,
     trustProxy: config.trustProxy,
+    webDir: options.webDir === undefined ? WEB_DIST : (options.webDir ?? undefined),
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

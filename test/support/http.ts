@@ -60,7 +60,13 @@ export async function toReply(res: Response): Promise<Reply> {
 
 /** The real Koa app on the real core (memory adapters), served on 127.0.0.1 with an ephemeral port. */
 export async function makeHttp(
-  options: TestCoreOptions & { logger?: HttpLogger; trustProxy?: number; serverLimits?: Partial<ServerLimits> } = {},
+  options: TestCoreOptions & {
+    logger?: HttpLogger;
+    trustProxy?: number;
+    serverLimits?: Partial<ServerLimits>;
+    /** The built front end to serve (see BuildOptions.webDir); default web/dist, null none. */
+    webDir?: string | null;
+  } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
   const logger = options.logger ?? silentLogger;
@@ -69,6 +75,7 @@ export async function makeHttp(
   const container = buildContainer(testConfig(options, { trustProxy: options.trustProxy ?? 0 }), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
+    webDir: options.webDir,
     wrapPorts: (raw) => {
       const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;
       scan = new SecretScan(wrapped);

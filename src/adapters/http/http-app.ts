@@ -18,6 +18,8 @@ export interface HttpOptions {
   logger: HttpLogger;
   /** Reverse proxies whose X-Forwarded-For entries are believed (TRUST_PROXY); default 0: none. */
   trustProxy?: number;
+  /** The built front end (web/dist); absent: no pages and no /assets. */
+  webDir?: string;
 }
 
 // A client that goes away mid-download is routine, not a server fault.

@@ -10,6 +10,7 @@ import { searchRoutes } from './search.js';
 import { shareRoutes } from './shares.js';
 import { tokenRoutes } from './tokens.js';
 import { usageRoutes } from './usage.js';
+import { webRoutes } from './web.js';
 
 export function registerRoutes(router: AppRouter, deps: RouteDeps): void {
   for (const routes of [
@@ -24,6 +25,7 @@ export function registerRoutes(router: AppRouter, deps: RouteDeps): void {
     searchRoutes,
     usageRoutes,
     adminRoutes,
+    webRoutes,
   ]) {
     routes(router, deps);
   }

@@ -1,0 +1,27 @@
+import { DomainError } from '../../../domain/index.js';
+import { sendWebFile } from '../web/send-web-file.js';
+import { loadWebAssets } from '../web/web-assets.js';
+import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../web/web-headers.js';
+import type { AppRouter, RouteDeps } from './route-deps.js';
+
+/**
+ * The browser front end (web/dist, built by Vite): its hashed assets, and the HTML shell of the pages it renders.
+ * The shell of /s/{id} is the same for every id: the page itself asks the API about the share.
+ */
+export function webRoutes(router: AppRouter, { options }: RouteDeps): void {
+  if (!options.webDir) return;
+  const web = loadWebAssets(options.webDir);
+  if (!web) options.logger.warn({ dir: options.webDir }, 'the web front end is not built: run npm run build:web');
+
+  router.get('/assets/:name', (ctx) => {
+    const file = web?.assets.get(ctx.params.name ?? '');
+    if (!file) return;
+    const cache = file.immutable ? IMMUTABLE : 'no-cache';
+    sendWebFile(ctx, file, { ...ASSET_HEADERS, 'Cache-Control': cache });
+  });
+
+  router.get('/s/:id', (ctx) => {
+    if (!web) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
+    sendWebFile(ctx, web.shell, PAGE_HEADERS);
+  });
+}

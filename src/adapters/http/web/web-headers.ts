@@ -1,0 +1,42 @@
+/**
+ * The policy of every HTML page. Scripts and styles come only from our own hashed files (no inline script, no
+ * eval); the page talks only to its own API; it cannot be framed, cannot change its base URL, and cannot submit a
+ * form natively (the password form is sent by fetch, so no password can end up in a URL). Trusted Types make every
+ * string-to-HTML sink (innerHTML and friends) throw, so a name or a paste can only ever become text.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "media-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
+const COMMON = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** HTML: revalidated every time (a new build names new assets), never framed, no referrer (its URL names a share). */
+export const PAGE_HEADERS: Record<string, string> = {
+  ...COMMON,
+  'Content-Security-Policy': PAGE_CSP,
+  'Cache-Control': 'no-cache',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Scripts, styles and images: a file opened on its own (an SVG) runs nothing. */
+export const ASSET_HEADERS: Record<string, string> = {
+  ...COMMON,
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+};

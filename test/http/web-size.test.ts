@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeHttp, type HttpTest } from '../support/http.js';
+
+let t: HttpTest;
+beforeAll(async () => {
+  t = await makeHttp();
+});
+afterAll(() => t.close());
+
+/** Issue 14's budget for a first visit to a share page, every asset included, compressed. */
+const BUDGET_BYTES = 150 * 1024;
+
+/** The bytes on the wire: Content-Length of the encoded body (fetch hands back the decoded one). */
+async function transferred(path: string, encoding: string): Promise<{ bytes: number; body: string }> {
+  const res = await t.request('GET', path, { headers: { 'accept-encoding': encoding } });
+  expect(res.status).toBe(200);
+  return { bytes: Number(res.headers.get('content-length')), body: res.text };
+}
+
+describe('the first visit to a share page', () => {
+  it.each(['gzip', 'br'])('transfers little: shell, script, style and icon under the budget (%s)', async (encoding) => {
+    const shell = await transferred('/s/AAAAAAAAAAAAAAAAAAAAAA', encoding);
+    const assets = [...shell.body.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+    const sizes: Record<string, number> = { html: shell.bytes };
+    for (const asset of assets) sizes[asset.replace(/^\/assets\//, '')] = (await transferred(asset, encoding)).bytes;
+    const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+    console.log(`first visit, ${encoding}: ${total} bytes`, sizes);
+    expect(total).toBeLessThan(BUDGET_BYTES);
+  });
+
+  it('carries no inline script: every script element names its source', async () => {
+    const { body } = await transferred('/s/AAAAAAAAAAAAAAAAAAAAAA', 'identity');
+    const scripts = [...body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, content] of scripts) {
+      expect(attributes).toMatch(/\bsrc="\/assets\//);
+      expect(content).toBe('');
+    }
+    expect(body).not.toMatch(/\bon[a-z]+=|javascript:|<style\b|\bstyle=/i);
+  });
+});
