@@ -33,6 +33,8 @@ export interface TestCoreOptions {
   registration?: 'open' | 'closed';
   maxUploadBytes?: number;
   sessionTtlMs?: number;
+  /** SESSION_MAX_DAYS in milliseconds; unset, the configured default. */
+  sessionMaxMs?: number;
   /** 'memory' (default) or 'fs' (a fresh temporary directory). */
   blobs?: 'memory' | 'fs';
   /** Replaces ports before the core is built (fault injection: a failing blob store, a recording repository). */
@@ -53,6 +55,7 @@ export function testConfig(options: TestCoreOptions = {}, overrides: Partial<Con
     registration: options.registration ?? 'closed',
     maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
     sessionTtlDays: (options.sessionTtlMs ?? 30 * DAY_MS) / DAY_MS,
+    sessionMaxDays: (options.sessionMaxMs ?? Math.max(defaults.sessionMaxDays * DAY_MS, options.sessionTtlMs ?? 0)) / DAY_MS,
     dataDir: options.blobs === 'fs' ? tempDir('test') : defaults.dataDir,
     ...overrides,
   };
@@ -95,6 +98,7 @@ export async function signUp(
     type,
     passwordHash: await ctx.ports.hasher.hash(password),
     credentialsEpoch: 0,
+    keptSessionId: null,
     limits: {},
     createdAt: now,
     updatedAt: now,
