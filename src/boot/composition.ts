@@ -77,6 +77,8 @@ export interface BuildOptions {
 }
 
 /** The token of every port; `satisfies` makes a port added to Ports but not bound here a type error. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 const PORT_TOKENS = {
   users: UserRepository,
   tokens: TokenRepository,
@@ -170,9 +172,10 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   const container = new Container();
   const logger = options.logger ?? createLogger(config.logLevel);
 
-  container.bind(CoreSettings).toConstantValue({
+  container.bind<CoreSettings>(CoreSettings).toConstantValue({
     defaultLimits: config.limits,
-    sessionTtlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000,
+    sessionTtlMs: config.sessionTtlDays * DAY_MS,
+    sessionMaxMs: config.sessionMaxDays * DAY_MS,
     maxUploadBytes: config.maxUploadBytes,
     registration: config.registration,
   });
