@@ -142,12 +142,17 @@ describe('changing your own password under concurrency', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let reached!: () => void;
     const atRestamp = new Promise<void>((resolve) => (reached = resolve));
+    let first = true;
     const wrap = (ports: Ports): Ports => ({
       ...ports,
       tokens: Object.assign(Object.create(ports.tokens) as Ports['tokens'], {
+        // The change's own re-stamp waits; any other goes through.
         moveEpoch: async (id: string, from: number, to: number) => {
-          reached();
-          await held;
+          if (first) {
+            first = false;
+            reached();
+            await held;
+          }
           return ports.tokens.moveEpoch(id, from, to);
         },
       }),
@@ -161,6 +166,26 @@ describe('changing your own password under concurrency', () => {
     release();
     await changing;
     expect(await works(alice.token)).toBe('works');
+  });
+
+  it('finishes the re-stamp at the next use when the change died before it, so the session survives its next change', async () => {
+    let dropped = 0;
+    const wrap = (ports: Ports): Ports => ({
+      ...ports,
+      tokens: Object.assign(Object.create(ports.tokens) as Ports['tokens'], {
+        // The first re-stamp is lost, as when the process dies right after the password write.
+        moveEpoch: async (id: string, from: number, to: number) =>
+          dropped++ === 0 ? false : ports.tokens.moveEpoch(id, from, to),
+      }),
+    });
+    const { ctx, alice, works, logsIn, change } = await aliceWithThreeSessions({ wrapPorts: wrap });
+    await change('alice-password');
+    expect((await ctx.ports.tokens.findById(alice.actor.tokenId))!.credentialsEpoch).toBe(0);
+    expect(await works(alice.token)).toBe('works');
+    expect((await ctx.ports.tokens.findById(alice.actor.tokenId))!.credentialsEpoch).toBe(1);
+    await change(NEW_PASSWORD, 'third-password-ok');
+    expect(await works(alice.token)).toBe('works');
+    expect(await logsIn('third-password-ok')).toBe('works');
   });
 
   it('lets an admin reset that lands between the proof and the write win: 409, and the reset holds', async () => {

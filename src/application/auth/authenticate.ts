@@ -29,7 +29,12 @@ export class Authenticate implements Port {
       await this.p.tokens.delete(stored.id);
       throw unauthorized('Invalid or revoked token');
     }
-    // Idle expiry: use keeps a session alive. Written only now and then (see refreshedExpiry), never read again.
+    if (stored.credentialsEpoch !== null && stored.credentialsEpoch !== user.credentialsEpoch) {
+      // The session kept by its own password change, not re-stamped yet (the change is still writing, or died
+      // first): finish the re-stamp, so a later change made from this session does not end it.
+      await this.p.tokens.moveEpoch(stored.id, stored.credentialsEpoch, user.credentialsEpoch);
+    }
+    // Idle expiry: use keeps a session alive. Written only now and then (see refreshedExpiry), with no read added.
     const later = refreshedExpiry(stored, now, lifetime);
     if (later) await this.p.tokens.extendExpiry(stored.id, later, now);
     return { userId: user.id, userType: user.type, via: stored.type, tokenId: stored.id };
