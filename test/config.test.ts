@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       adminPassword: null,
       registration: 'closed',
       sessionTtlDays: 30,
+      sessionMaxDays: 365,
       maxUploadBytes: 1073741824,
       limits: {
         storage: 10737418240,
@@ -46,7 +47,7 @@ describe('loadConfig', () => {
 
   it('treats empty strings as unset', () => {
     const names = ['PORT', 'HOST', 'DATA_DIR', 'MONGODB_URI', 'MONGODB_DB', 'PERSISTENCE', 'BLOB_STORE'];
-    names.push('ADMIN_USERNAME', 'ADMIN_PASSWORD', 'REGISTRATION');
+    names.push('ADMIN_USERNAME', 'ADMIN_PASSWORD', 'REGISTRATION', 'SESSION_TTL_DAYS', 'SESSION_MAX_DAYS');
     const empty = Object.fromEntries([...names, 'LOG_LEVEL', 'LIMIT_FILES', 'TRUST_PROXY'].map((k) => [k, '']));
     expect(loadConfig(empty)).toEqual(loadConfig({}));
   });
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'hunter22hunter22',
       REGISTRATION: 'open',
       SESSION_TTL_DAYS: '0.5',
+      SESSION_MAX_DAYS: '90',
       MAX_UPLOAD_BYTES: '1048576',
       LOG_LEVEL: 'debug',
       TRUST_PROXY: '2',
@@ -91,6 +93,7 @@ describe('loadConfig', () => {
       adminPassword: 'hunter22hunter22',
       registration: 'open',
       sessionTtlDays: 0.5,
+      sessionMaxDays: 90,
       maxUploadBytes: 1048576,
       logLevel: 'debug',
       trustProxy: 2,
@@ -125,6 +128,12 @@ describe('loadConfig', () => {
     ['SESSION_TTL_DAYS', '-1'],
     ['SESSION_TTL_DAYS', 'Infinity'],
     ['SESSION_TTL_DAYS', '1e400'],
+    ['SESSION_MAX_DAYS', '0'],
+    ['SESSION_MAX_DAYS', '-1'],
+    ['SESSION_MAX_DAYS', 'Infinity'],
+    ['SESSION_MAX_DAYS', '1e400'],
+    ['SESSION_MAX_DAYS', '36501'],
+    ['SESSION_MAX_DAYS', '29'],
     ['MAX_UPLOAD_BYTES', '0'],
     ['MAX_UPLOAD_BYTES', '1.5'],
     ['MAX_UPLOAD_BYTES', '1e9'],
@@ -171,6 +180,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ BLOB_STORE: 'fs' }).blobStore).toBe('fs');
     expect(loadConfig({ BLOB_STORE: 'gridfs' }).blobStore).toBe('gridfs');
     for (const name of ['coffer', 'Coffer-Prod_2', 'x'.repeat(63)]) expect(loadConfig({ MONGODB_DB: name }).mongodbDb).toBe(name);
+  });
+
+  it('keeps SESSION_MAX_DAYS at least SESSION_TTL_DAYS, naming SESSION_MAX_DAYS when it is shorter', () => {
+    const err = errorFor({ SESSION_TTL_DAYS: '60', SESSION_MAX_DAYS: '59.5' });
+    expect(err.variable).toBe('SESSION_MAX_DAYS');
+    expect(err.message).toContain('SESSION_TTL_DAYS (60)');
+    expect(err.message).toContain('"59.5"');
+    expect(loadConfig({ SESSION_TTL_DAYS: '60', SESSION_MAX_DAYS: '60' })).toMatchObject({
+      sessionTtlDays: 60,
+      sessionMaxDays: 60,
+    });
+    expect(loadConfig({ SESSION_MAX_DAYS: '30' }).sessionMaxDays).toBe(30);
+    // Unset, the maximum never stops a start that only lengthened the idle lifetime.
+    expect(loadConfig({ SESSION_TTL_DAYS: '400' })).toMatchObject({ sessionTtlDays: 400, sessionMaxDays: 400 });
+    expect(loadConfig({ SESSION_TTL_DAYS: '7' }).sessionMaxDays).toBe(365);
   });
 
   it('requires the admin username and password together', () => {

@@ -111,6 +111,14 @@ export interface Core {
   authenticate: UseCase<{ token: string }, Actor>;
   getMe: UseCase<{ actor: Actor }, MeView>;
   register: UseCase<{ username: string; password: string }, LoginResult>;
+  /**
+   * From a session only. Ends every other session of the user; the one used stays, API tokens stay. A wrong current
+   * password is forbidden and counts as a failed login at the account (same throttle).
+   */
+  changePassword: UseCase<
+    { actor: Actor; currentPassword: string; newPassword: string; client?: ClientAddress },
+    void
+  >;
   ensureAdmin: UseCase<
     { username: string | null; password: string | null },
     { created: boolean; username: string; generatedPassword: string | null }

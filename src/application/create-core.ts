@@ -6,6 +6,7 @@ import { Authenticate } from './auth/authenticate.js';
 import { GetMe } from './auth/get-me.js';
 import { Register } from './auth/register.js';
 import { EnsureAdmin } from './auth/ensure-admin.js';
+import { ChangePassword } from './auth/change-password.js';
 import { CreateApiToken } from './tokens/create-api-token.js';
 import { ListApiTokens } from './tokens/list-api-tokens.js';
 import { DeleteApiToken } from './tokens/delete-api-token.js';
@@ -57,6 +58,7 @@ export function createCore(p: Ports): Core {
     getMe: new GetMe(p),
     register: new Register(p),
     ensureAdmin: new EnsureAdmin(p),
+    changePassword: new ChangePassword(p),
     createApiToken: new CreateApiToken(p),
     listApiTokens: new ListApiTokens(p),
     deleteApiToken: new DeleteApiToken(p),

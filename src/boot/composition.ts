@@ -82,6 +82,8 @@ export interface BuildOptions {
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The token of every port; `satisfies` makes a port added to Ports but not bound here a type error. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 const PORT_TOKENS = {
   users: UserRepository,
   tokens: TokenRepository,
@@ -175,9 +177,10 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   const container = new Container();
   const logger = options.logger ?? createLogger(config.logLevel);
 
-  container.bind(CoreSettings).toConstantValue({
+  container.bind<CoreSettings>(CoreSettings).toConstantValue({
     defaultLimits: config.limits,
-    sessionTtlMs: config.sessionTtlDays * 24 * 60 * 60 * 1000,
+    sessionTtlMs: config.sessionTtlDays * DAY_MS,
+    sessionMaxMs: config.sessionMaxDays * DAY_MS,
     maxUploadBytes: config.maxUploadBytes,
     registration: config.registration,
     maxConcurrentUploads: config.maxConcurrentUploads,

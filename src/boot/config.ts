@@ -25,6 +25,8 @@ export interface Config {
   adminPassword: string | null;
   registration: 'open' | 'closed';
   sessionTtlDays: number;
+  /** A session's absolute lifetime from login; at least sessionTtlDays. */
+  sessionMaxDays: number;
   maxUploadBytes: number;
   limits: Limits;
   logLevel: string;
@@ -172,6 +174,23 @@ function admin(env: Env): { adminUsername: string | null; adminPassword: string 
   return { adminUsername: username, adminPassword: password };
 }
 
+/**
+ * SESSION_TTL_DAYS is how long an unused session lives; SESSION_MAX_DAYS how long any session lives after its login.
+ * Unset, the maximum is 365 days, or the idle lifetime when that is longer, so a long SESSION_TTL_DAYS alone still
+ * starts; set, it must not be shorter than the idle lifetime.
+ */
+function sessionDays(env: Env): { sessionTtlDays: number; sessionMaxDays: number } {
+  const sessionTtlDays = positiveNumber(env, 'SESSION_TTL_DAYS', 30, SESSION_TTL_MAX_DAYS);
+  const sessionMaxDays = positiveNumber(env, 'SESSION_MAX_DAYS', Math.max(365, sessionTtlDays), SESSION_TTL_MAX_DAYS);
+  if (sessionMaxDays < sessionTtlDays) {
+    throw new ConfigError(
+      'SESSION_MAX_DAYS',
+      `must be at least SESSION_TTL_DAYS (${sessionTtlDays}) (got ${shown(read(env, 'SESSION_MAX_DAYS') ?? '')})`,
+    );
+  }
+  return { sessionTtlDays, sessionMaxDays };
+}
+
 function limits(env: Env): Limits {
   const out = {} as Limits;
   for (const kind of LIMIT_KINDS) out[kind] = integer(env, limitVariable(kind), LIMIT_DEFAULTS[kind], 0);
@@ -199,7 +218,7 @@ export function loadConfig(env: Env): Config {
     blobStore: oneOf(env, 'BLOB_STORE', BLOB_STORE_KINDS, 'fs'),
     ...admin(env),
     registration: oneOf(env, 'REGISTRATION', ['open', 'closed'], 'closed'),
-    sessionTtlDays: positiveNumber(env, 'SESSION_TTL_DAYS', 30, SESSION_TTL_MAX_DAYS),
+    ...sessionDays(env),
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 1024 ** 3, 1),
     limits: limits(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -18,6 +18,8 @@ export interface EmbeddedCoreOptions {
   blobStore?: BlobStoreKind;
   registration?: 'open' | 'closed';
   sessionTtlDays?: number;
+  /** Unset: 365, or sessionTtlDays when longer (as SESSION_MAX_DAYS). A session never outlives it. */
+  sessionMaxDays?: number;
   maxUploadBytes?: number;
   limits?: Partial<Limits>;
   /** Log level of the warnings the core's start writes (default `warn`). */
@@ -44,6 +46,7 @@ function configOf(options: EmbeddedCoreOptions): Config {
     persistence: persistence ?? null,
     blobStore: blobStore ?? defaults.blobStore,
     limits: { ...defaults.limits, ...limits },
+    sessionMaxDays: rest.sessionMaxDays ?? Math.max(defaults.sessionMaxDays, rest.sessionTtlDays ?? 0),
   };
 }
 

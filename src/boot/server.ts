@@ -40,7 +40,7 @@ async function bootstrapAdmin(core: Core, config: Config, logger: Logger): Promi
     // The one deliberate exception to "no secrets in logs" (docs/SECURITY.md): printed once, at creation, for the operator.
     logger.warn(
       `Created admin "${result.username}" with the random password ${result.generatedPassword} — ` +
-        'log in and change it, or set ADMIN_USERNAME and ADMIN_PASSWORD',
+        'log in and change it (POST /api/auth/password), or set ADMIN_USERNAME and ADMIN_PASSWORD',
     );
   } else if (result.created) {
     logger.info({ username: result.username }, 'admin created');

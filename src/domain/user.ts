@@ -12,6 +12,11 @@ export interface User {
    * together with the hash it checked, so a session opened with an old password never outlives the change.
    */
   credentialsEpoch: number;
+  /**
+   * The session that made the latest password change itself, at the epoch just before it; null after any other
+   * change (an admin reset, the start-up ADMIN_PASSWORD). That one session stays good across its own change.
+   */
+  keptSessionId: string | null;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;

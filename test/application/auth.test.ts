@@ -75,12 +75,14 @@ describe('authenticate', () => {
     expect((await failure(ctx.core.authenticate.execute({ token: '' }))).code).toBe('unauthorized');
   });
 
-  it('accepts a session until it expires, and not after', async () => {
+  it('accepts a session until it has gone unused for the session lifetime, and not after', async () => {
     const ctx = makeCore({ sessionTtlMs: TTL });
     const { token } = await signUp(ctx, 'alice');
     ctx.clock.advance(TTL - 1);
     await expect(ctx.core.authenticate.execute({ token })).resolves.toMatchObject({ via: 'session' });
-    ctx.clock.advance(1);
+    ctx.clock.advance(TTL - 1);
+    await expect(ctx.core.authenticate.execute({ token })).resolves.toMatchObject({ via: 'session' });
+    ctx.clock.advance(TTL);
     expect((await failure(ctx.core.authenticate.execute({ token }))).code).toBe('unauthorized');
   });
 

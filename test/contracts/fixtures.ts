@@ -23,6 +23,7 @@ export function aUser(fields: Partial<User> = {}): User {
     type: 'user',
     passwordHash: `hash-of-${id}`,
     credentialsEpoch: 0,
+    keptSessionId: null,
     limits: {},
     createdAt: at(0),
     updatedAt: at(0),

@@ -77,6 +77,64 @@ export function tokenRepositoryContract(name: string, make: () => Promise<TokenR
       expect(await tokens.deleteByUser('u1')).toBe(0);
     });
 
+    it("deletes a user's tokens of one type except the one to keep", async () => {
+      const kept = aToken({ userId: 'u1', type: 'session' });
+      const api = aToken({ userId: 'u1', type: 'uploader' });
+      for (const token of [kept, aToken({ userId: 'u1' }), aToken({ userId: 'u1' }), api]) await tokens.insert(token);
+      const foreign = aToken({ userId: 'u2', type: 'session' });
+      await tokens.insert(foreign);
+      expect(await tokens.deleteByUser('u1', 'session', kept.id)).toBe(2);
+      expect(await tokens.listByUser('u1', 'session')).toEqual([kept]);
+      expect(await tokens.listByUser('u1', 'uploader')).toEqual([api]);
+      expect(await tokens.listByUser('u2', 'session')).toEqual([foreign]);
+      expect(await tokens.deleteByUser('u1', 'session', kept.id)).toBe(0);
+    });
+
+    it('moves a session expiry only later, and only while the session is still unexpired', async () => {
+      const session = aToken({ expiresAt: at(60) });
+      const api = aToken({ type: 'uploader', expiresAt: null, credentialsEpoch: null });
+      await tokens.insert(session);
+      await tokens.insert(api);
+      expect(await tokens.extendExpiry(session.id, at(90), at(10))).toBe(true);
+      expect(await tokens.findById(session.id)).toEqual({ ...session, expiresAt: at(90) });
+      expect(await tokens.findByHash(session.hash)).toEqual({ ...session, expiresAt: at(90) });
+      // Never earlier, never the same again.
+      expect(await tokens.extendExpiry(session.id, at(80), at(10))).toBe(false);
+      expect(await tokens.extendExpiry(session.id, at(90), at(10))).toBe(false);
+      // Expired at `now`: nothing brings it back.
+      expect(await tokens.extendExpiry(session.id, at(500), at(90))).toBe(false);
+      expect(await tokens.extendExpiry(session.id, at(500), at(95))).toBe(false);
+      expect((await tokens.findById(session.id))!.expiresAt).toEqual(at(90));
+      // A token that never expires stays so; an unknown one is not created.
+      expect(await tokens.extendExpiry(api.id, at(500), at(10))).toBe(false);
+      expect(await tokens.findById(api.id)).toEqual(api);
+      expect(await tokens.extendExpiry('no-such-token', at(500), at(10))).toBe(false);
+      expect(await tokens.findById('no-such-token')).toBeNull();
+    });
+
+    it('ends at the latest of several concurrent extensions', async () => {
+      const session = aToken({ expiresAt: at(60) });
+      await tokens.insert(session);
+      const targets = [70, 95, 80, 90, 75];
+      await Promise.all(targets.map((minutes) => tokens.extendExpiry(session.id, at(minutes), at(1))));
+      expect((await tokens.findById(session.id))!.expiresAt).toEqual(at(95));
+    });
+
+    it("moves a session's credentialsEpoch only from the epoch given", async () => {
+      const session = aToken({ credentialsEpoch: 3 });
+      const api = aToken({ type: 'uploader', expiresAt: null, credentialsEpoch: null });
+      await tokens.insert(session);
+      await tokens.insert(api);
+      expect(await tokens.moveEpoch(session.id, 2, 4)).toBe(false);
+      expect(await tokens.findById(session.id)).toEqual(session);
+      expect(await tokens.moveEpoch(session.id, 3, 4)).toBe(true);
+      expect(await tokens.findByHash(session.hash)).toEqual({ ...session, credentialsEpoch: 4 });
+      expect(await tokens.moveEpoch(session.id, 3, 4)).toBe(false);
+      expect(await tokens.moveEpoch(api.id, 0, 1)).toBe(false);
+      expect(await tokens.findById(api.id)).toEqual(api);
+      expect(await tokens.moveEpoch('no-such-token', 0, 1)).toBe(false);
+    });
+
     it('keeps its own copies: mutating what went in or came out changes nothing stored', async () => {
       const token = aToken({ userId: 'u1', type: 'uploader', expiresAt: at(10) });
       const original = structuredClone(token);

@@ -80,6 +80,48 @@ export function userRepositoryContract(name: string, make: () => Promise<UserRep
       expect(await users.findById(user.id)).toMatchObject({ credentialsEpoch: 8 });
     });
 
+    it("changes a user's own password in one write only from the epoch the proof was checked at", async () => {
+      const user = aUser({ credentialsEpoch: 2 });
+      await users.insert(user);
+      const change = { passwordHash: 'own', keptSessionId: 's-1', updatedAt: at(7) };
+      expect(await users.changeOwnPassword(user.id, { ...change, fromEpoch: 1 })).toBeNull();
+      expect(await users.findById(user.id)).toEqual(user);
+      const expected = { ...user, passwordHash: 'own', credentialsEpoch: 3, keptSessionId: 's-1', updatedAt: at(7) };
+      expect(await users.changeOwnPassword(user.id, { ...change, fromEpoch: 2 })).toEqual(expected);
+      expect(await users.findById(user.id)).toEqual(expected);
+      expect(await users.changeOwnPassword(user.id, { ...change, fromEpoch: 2 })).toBeNull();
+      expect(await users.changeOwnPassword('no-such-user', { ...change, fromEpoch: 0 })).toBeNull();
+      expect(await users.list()).toEqual([expected]);
+    });
+
+    it('lets exactly one of several own password changes from the same epoch win', async () => {
+      const user = aUser();
+      await users.insert(user);
+      const outcomes = await Promise.all(
+        [1, 2, 3, 4, 5].map((i) =>
+          users.changeOwnPassword(user.id, { fromEpoch: 0, passwordHash: `h${i}`, keptSessionId: `s${i}`, updatedAt: at(i) }),
+        ),
+      );
+      const won = outcomes.filter((o) => o !== null);
+      expect(won).toHaveLength(1);
+      expect(await users.findById(user.id)).toEqual(won[0]);
+      expect(won[0]).toMatchObject({ credentialsEpoch: 1, passwordHash: `h${won[0]!.keptSessionId!.slice(1)}` });
+    });
+
+    it('forgets the kept session with any other new password hash, and keeps it through other updates', async () => {
+      const user = aUser();
+      await users.insert(user);
+      await users.changeOwnPassword(user.id, { fromEpoch: 0, passwordHash: 'own', keptSessionId: 's-1', updatedAt: at(1) });
+      await users.update(user.id, { limits: { files: 1 }, updatedAt: at(2) });
+      await users.setType(user.id, 'admin', at(3));
+      expect(await users.findById(user.id)).toMatchObject({ keptSessionId: 's-1', credentialsEpoch: 1 });
+      expect(await users.update(user.id, { passwordHash: 'reset', updatedAt: at(4) })).toMatchObject({
+        keptSessionId: null,
+        credentialsEpoch: 2,
+      });
+      expect(await users.findById(user.id)).toMatchObject({ keptSessionId: null, credentialsEpoch: 2 });
+    });
+
     it('returns null when updating an unknown user', async () => {
       expect(await users.update('no-such-user', { limits: {}, updatedAt: at(1) })).toBeNull();
       expect(await users.list()).toEqual([]);

@@ -65,6 +65,7 @@ describe('the app as a whole', () => {
     const routes: Array<[string, string, unknown?]> = [
       ['POST', '/api/auth/logout'],
       ['GET', '/api/auth/me'],
+      ['POST', '/api/auth/password', { currentPassword: 'x', newPassword: 'long-password' }],
       ['POST', '/api/token', { name: 'x' }],
       ['GET', '/api/token'],
       ['DELETE', '/api/token/x'],

@@ -49,6 +49,35 @@ describe.skipIf(!target)('records written before credentials epochs', () => {
     expect(isCurrentFor(api, changed)).toBe(true);
   });
 
+  it("read as epoch 0 for a user's own password change, which keeps the session that made it", async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    const raw = (name: string) => db.collection<{ _id: string; [field: string]: unknown }>(name);
+    await raw(COLLECTIONS.users).insertOne({
+      _id: 'u1',
+      username: 'old',
+      usernameLower: 'old',
+      type: 'user',
+      passwordHash: 'h',
+      limits: {},
+      createdAt: at(0),
+      updatedAt: at(0),
+    });
+    const token = { userId: 'u1', type: 'session', name: 'session', createdAt: at(0), expiresAt: at(60) };
+    await raw(COLLECTIONS.tokens).insertMany([
+      { _id: 's1', hash: 'h1', ...token },
+      { _id: 's2', hash: 'h2', ...token },
+    ]);
+    const users = new MongoUserRepository(db);
+    const tokens = new MongoTokenRepository(db);
+    const change = { fromEpoch: 0, passwordHash: 'h2', keptSessionId: 's1', updatedAt: at(1) };
+    const changed = (await users.changeOwnPassword('u1', change))!;
+    expect(changed).toMatchObject({ credentialsEpoch: 1, keptSessionId: 's1' });
+    expect(await tokens.moveEpoch('s1', 0, 1)).toBe(true);
+    expect(isCurrentFor((await tokens.findById('s1'))!, changed)).toBe(true);
+    expect(isCurrentFor((await tokens.findById('s2'))!, changed)).toBe(false);
+  });
+
   it('files and pastes from before uploaderTokenId read as made by a session, so no uploader token shares them', async () => {
     const db = databases.fresh();
     await ensureIndexes(db);

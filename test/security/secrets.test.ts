@@ -44,6 +44,8 @@ async function fullFlow(t: HttpTest): Promise<void> {
   await t.request('POST', '/api/auth/login', { json: { username: 'bob', password: 'wrong-password-456' } });
   ok(await t.request('GET', '/api/auth/me', { token }), 'me');
   ok(await t.request('POST', '/api/auth/logout', { token: registered.body.token }), 'logout');
+  const newPassword = { currentPassword: 'bob-password-123', newPassword: 'bob-password-new' };
+  ok(await t.request('POST', '/api/auth/password', { token, json: newPassword }), 'own password');
 
   const api = ok(await t.request('POST', '/api/token', { token, json: { name: 'ci' } }), 'token');
   ok(await t.request('GET', '/api/token', { token }), 'tokens');

@@ -35,6 +35,8 @@ export interface TestCoreOptions {
   /** Uploads one user may run at once; default 64, so only tests about the bound meet it. */
   maxConcurrentUploads?: number;
   sessionTtlMs?: number;
+  /** SESSION_MAX_DAYS in milliseconds; unset, the configured default. */
+  sessionMaxMs?: number;
   /** 'memory' (default) or 'fs' (a fresh temporary directory). */
   blobs?: 'memory' | 'fs';
   /** Replaces ports before the core is built (fault injection: a failing blob store, a recording repository). */
@@ -56,6 +58,7 @@ export function testConfig(options: TestCoreOptions = {}, overrides: Partial<Con
     maxUploadBytes: options.maxUploadBytes ?? 5 * 1024 * 1024,
     sessionTtlDays: (options.sessionTtlMs ?? 30 * DAY_MS) / DAY_MS,
     maxConcurrentUploads: options.maxConcurrentUploads ?? 64,
+    sessionMaxDays: (options.sessionMaxMs ?? Math.max(defaults.sessionMaxDays * DAY_MS, options.sessionTtlMs ?? 0)) / DAY_MS,
     dataDir: options.blobs === 'fs' ? tempDir('test') : defaults.dataDir,
     ...overrides,
   };
@@ -98,6 +101,7 @@ export async function signUp(
     type,
     passwordHash: await ctx.ports.hasher.hash(password),
     credentialsEpoch: 0,
+    keptSessionId: null,
     limits: {},
     createdAt: now,
     updatedAt: now,

@@ -45,8 +45,8 @@ export class SecretScan {
       if (name.toLowerCase() === 'x-share-password') this.addSecret('share password', value);
       if (name.toLowerCase() === 'authorization') this.addToken(value.split(' ')[1]);
     }
-    if (json && typeof json === 'object' && 'password' in json) {
-      const password = (json as { password: unknown }).password;
+    for (const field of ['password', 'currentPassword', 'newPassword']) {
+      const password: unknown = json && typeof json === 'object' ? (json as Record<string, unknown>)[field] : undefined;
       if (typeof password === 'string') this.addSecret('password', password);
     }
   }

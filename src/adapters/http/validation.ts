@@ -34,6 +34,7 @@ export function parseId(value: string | undefined, field = 'id'): string {
 
 // Bodies are strict: a field the route does not know is refused (400) rather than silently dropped.
 export const credentialsBody = z.strictObject({ username: z.string(), password: z.string() });
+export const passwordChangeBody = z.strictObject({ currentPassword: z.string(), newPassword: z.string() });
 export const tokenCreateBody = z.strictObject({ name: z.string() });
 export const fileUpdateBody = z.strictObject({ name: z.string().optional(), folderId: ref.optional() });
 export const folderCreateBody = z.strictObject({ name: z.string(), parentId: ref.default(null) });

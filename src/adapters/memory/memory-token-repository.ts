@@ -47,16 +47,32 @@ export class MemoryTokenRepository implements TokenRepository {
     return true;
   }
 
-  async deleteByUser(userId: string, type?: TokenType): Promise<number> {
+  async deleteByUser(userId: string, type?: TokenType, keep?: string): Promise<number> {
     let deleted = 0;
     for (const token of this.ofUser(userId)) {
-      if (type !== undefined && token.type !== type) continue;
+      if ((type !== undefined && token.type !== type) || token.id === keep) continue;
       this.rows.delete(token.id);
       this.byHash.delete(token.hash);
       this.byUser.delete(userId, token.id);
       deleted++;
     }
     return deleted;
+  }
+
+  /** Check and write in one synchronous step, as MongoDB's conditional update does. */
+  async extendExpiry(id: string, expiresAt: Date, now: Date): Promise<boolean> {
+    const token = this.rows.get(id);
+    const stored = token?.expiresAt?.getTime();
+    if (!token || stored === undefined || stored <= now.getTime() || stored >= expiresAt.getTime()) return false;
+    token.expiresAt = new Date(expiresAt);
+    return true;
+  }
+
+  async moveEpoch(id: string, from: number, to: number): Promise<boolean> {
+    const token = this.rows.get(id);
+    if (!token || token.credentialsEpoch !== from) return false;
+    token.credentialsEpoch = to;
+    return true;
   }
 
   private ofUser(userId: string): Token[] {

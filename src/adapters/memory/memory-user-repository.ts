@@ -1,6 +1,12 @@
 import { injectable } from 'inversify';
 import { normalizeUsername, type User, type UserType } from '../../domain/index.js';
-import type { AdminCount, AdminGuarded, UserPatch, UserRepository } from '../../application/ports/index.js';
+import type {
+  AdminCount,
+  AdminGuarded,
+  OwnPasswordChange,
+  UserPatch,
+  UserRepository,
+} from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { compareCreated } from './order.js';
 
@@ -38,9 +44,21 @@ export class MemoryUserRepository implements UserRepository {
     if (patch.passwordHash !== undefined) {
       user.passwordHash = patch.passwordHash;
       user.credentialsEpoch += 1;
+      user.keptSessionId = null;
     }
     if (patch.limits !== undefined) user.limits = clone(patch.limits);
     user.updatedAt = new Date(patch.updatedAt);
+    return clone(user);
+  }
+
+  /** Check and write in one synchronous step, as the MongoDB adapter's conditional update does. */
+  async changeOwnPassword(id: string, change: OwnPasswordChange): Promise<User | null> {
+    const user = this.rows.get(id);
+    if (!user || user.credentialsEpoch !== change.fromEpoch) return null;
+    user.passwordHash = change.passwordHash;
+    user.credentialsEpoch += 1;
+    user.keptSessionId = change.keptSessionId;
+    user.updatedAt = new Date(change.updatedAt);
     return clone(user);
   }
 

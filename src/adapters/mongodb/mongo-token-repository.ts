@@ -75,8 +75,23 @@ export class MongoTokenRepository implements TokenRepository {
     return (await this.tokens.deleteOne({ _id: id })).deletedCount === 1;
   }
 
-  async deleteByUser(userId: string, type?: TokenType): Promise<number> {
-    const filter: Filter<TokenDoc> = type === undefined ? { userId } : { userId, type };
+  async deleteByUser(userId: string, type?: TokenType, keep?: string): Promise<number> {
+    const filter: Filter<TokenDoc> = { userId };
+    if (type !== undefined) filter.type = type;
+    if (keep !== undefined) filter._id = { $ne: keep };
     return (await this.tokens.deleteMany(filter)).deletedCount;
+  }
+
+  async extendExpiry(id: string, expiresAt: Date, now: Date): Promise<boolean> {
+    const filter: Filter<TokenDoc> = { _id: id, expiresAt: { $gt: new Date(now), $lt: new Date(expiresAt) } };
+    return (await this.tokens.updateOne(filter, { $set: { expiresAt: new Date(expiresAt) } })).modifiedCount === 1;
+  }
+
+  /** A session from before epochs stores none and counts as epoch 0, so `from` 0 matches it too. */
+  async moveEpoch(id: string, from: number, to: number): Promise<boolean> {
+    const epoch: Filter<TokenDoc> =
+      from === 0 ? { $or: [{ credentialsEpoch: 0 }, { credentialsEpoch: { $exists: false } }] } : { credentialsEpoch: from };
+    const filter: Filter<TokenDoc> = { _id: id, type: 'session', ...epoch };
+    return (await this.tokens.updateOne(filter, { $set: { credentialsEpoch: to } })).modifiedCount === 1;
   }
 }

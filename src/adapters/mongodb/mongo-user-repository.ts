@@ -1,7 +1,13 @@
 import { inject, injectable } from 'inversify';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { LIMIT_KINDS, normalizeUsername, type LimitOverrides, type User, type UserType } from '../../domain/index.js';
-import type { AdminCount, AdminGuarded, UserPatch, UserRepository } from '../../application/ports/index.js';
+import type {
+  AdminCount,
+  AdminGuarded,
+  OwnPasswordChange,
+  UserPatch,
+  UserRepository,
+} from '../../application/ports/index.js';
 import { AdminSeats } from './admin-seats.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
@@ -16,6 +22,8 @@ interface UserDoc {
   passwordHash: string;
   /** Absent on users from before epochs: 0, as their sessions are. */
   credentialsEpoch?: number;
+  /** Absent on users from before own password changes: null. */
+  keptSessionId?: string | null;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;
@@ -29,6 +37,7 @@ function toDoc(user: User): UserDoc {
     type: user.type,
     passwordHash: user.passwordHash,
     credentialsEpoch: user.credentialsEpoch,
+    keptSessionId: user.keptSessionId,
     limits: copyLimits(user.limits),
     createdAt: new Date(user.createdAt),
     updatedAt: new Date(user.updatedAt),
@@ -42,6 +51,7 @@ function toUser(doc: UserDoc): User {
     type: doc.type,
     passwordHash: doc.passwordHash,
     credentialsEpoch: doc.credentialsEpoch ?? 0,
+    keptSessionId: doc.keptSessionId ?? null,
     limits: copyLimits(doc.limits ?? {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
@@ -99,11 +109,31 @@ export class MongoUserRepository implements UserRepository {
 
   async update(id: string, patch: UserPatch): Promise<User | null> {
     const set: Partial<UserDoc> = { updatedAt: new Date(patch.updatedAt) };
-    if (patch.passwordHash !== undefined) set.passwordHash = patch.passwordHash;
+    if (patch.passwordHash !== undefined) {
+      set.passwordHash = patch.passwordHash;
+      set.keptSessionId = null;
+    }
     if (patch.limits !== undefined) set.limits = copyLimits(patch.limits);
     // The hash and its epoch change in one write: a login reads both from one document, old or new together.
     const bump = patch.passwordHash !== undefined ? { $inc: { credentialsEpoch: 1 } } : {};
     const doc = await this.users.findOneAndUpdate({ _id: id }, { $set: set, ...bump }, { returnDocument: 'after' });
+    return doc ? toUser(doc) : null;
+  }
+
+  /** A user from before epochs stores none and counts as epoch 0, so `fromEpoch` 0 matches it too. */
+  async changeOwnPassword(id: string, change: OwnPasswordChange): Promise<User | null> {
+    const epoch: Filter<UserDoc> =
+      change.fromEpoch === 0
+        ? { $or: [{ credentialsEpoch: 0 }, { credentialsEpoch: { $exists: false } }] }
+        : { credentialsEpoch: change.fromEpoch };
+    const doc = await this.users.findOneAndUpdate(
+      { _id: id, ...epoch },
+      {
+        $set: { passwordHash: change.passwordHash, keptSessionId: change.keptSessionId, updatedAt: new Date(change.updatedAt) },
+        $inc: { credentialsEpoch: 1 },
+      },
+      { returnDocument: 'after' },
+    );
     return doc ? toUser(doc) : null;
   }
 

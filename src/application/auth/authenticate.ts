@@ -1,18 +1,21 @@
 import type { Actor } from '../../domain/index.js';
-import { isCurrentFor, isExpired, unauthorized } from '../../domain/index.js';
+import { isCurrentFor, isExpired, refreshedExpiry, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { sessionLifetime } from './issue-session.js';
 
 type Port = Core['authenticate'];
 
 export class Authenticate implements Port {
-  constructor(private readonly p: Pick<Ports, 'tokens' | 'users' | 'secrets' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'tokens' | 'users' | 'secrets' | 'clock' | 'settings'>) {}
 
   async execute({ token }: Parameters<Port['execute']>[0]): Promise<Actor> {
     if (token === '') throw unauthorized();
     const stored = await this.p.tokens.findByHash(this.p.secrets.hash(token));
     if (!stored) throw unauthorized('Invalid or revoked token');
-    if (isExpired(stored, this.p.clock.now())) {
+    const now = this.p.clock.now();
+    const lifetime = sessionLifetime(this.p.settings);
+    if (isExpired(stored, now, lifetime)) {
       // An expired session is dead weight; dropping it on sight keeps the token store from growing forever.
       await this.p.tokens.delete(stored.id);
       throw unauthorized('The session has expired');
@@ -26,6 +29,14 @@ export class Authenticate implements Port {
       await this.p.tokens.delete(stored.id);
       throw unauthorized('Invalid or revoked token');
     }
+    if (stored.credentialsEpoch !== null && stored.credentialsEpoch !== user.credentialsEpoch) {
+      // The session kept by its own password change, not re-stamped yet (the change is still writing, or died
+      // first): finish the re-stamp, so a later change made from this session does not end it.
+      await this.p.tokens.moveEpoch(stored.id, stored.credentialsEpoch, user.credentialsEpoch);
+    }
+    // Idle expiry: use keeps a session alive. Written only now and then (see refreshedExpiry), with no read added.
+    const later = refreshedExpiry(stored, now, lifetime);
+    if (later) await this.p.tokens.extendExpiry(stored.id, later, now);
     return { userId: user.id, userType: user.type, via: stored.type, tokenId: stored.id };
   }
 }

@@ -1,8 +1,13 @@
-import type { Token, User } from '../../domain/index.js';
-import type { Ports } from '../ports/index.js';
+import type { SessionLifetime, Token, User } from '../../domain/index.js';
+import { firstExpiry } from '../../domain/index.js';
+import type { CoreSettings, Ports } from '../ports/index.js';
 import type { LoginResult } from '../views.js';
 
 type Deps = Pick<Ports, 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings'>;
+
+export function sessionLifetime(settings: CoreSettings): SessionLifetime {
+  return { idleMs: settings.sessionTtlMs, maxMs: settings.sessionMaxMs };
+}
 
 /**
  * Starts a session for a user whose credentials are already proven: the secret is returned once, only its hash is
@@ -18,7 +23,7 @@ export async function issueSession(p: Deps, user: User): Promise<LoginResult> {
     name: 'session',
     hash: p.secrets.hash(secret),
     createdAt: now,
-    expiresAt: new Date(now.getTime() + p.settings.sessionTtlMs),
+    expiresAt: firstExpiry(now, sessionLifetime(p.settings)),
     credentialsEpoch: user.credentialsEpoch,
   };
   await p.tokens.insert(token);

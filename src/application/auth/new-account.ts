@@ -41,6 +41,7 @@ export async function newAccount(
     type: input.type,
     passwordHash: await p.hasher.hash(input.password),
     credentialsEpoch: 0,
+    keptSessionId: null,
     limits: {},
     createdAt: now,
     updatedAt: now,

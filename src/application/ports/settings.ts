@@ -4,7 +4,10 @@ export const CoreSettings = Symbol('CoreSettings');
 /** The configuration the core needs; the composition root fills it from the environment. */
 export interface CoreSettings {
   defaultLimits: Limits;
+  /** A session ends this long after its last use (idle expiry)... */
   sessionTtlMs: number;
+  /** ...and at the latest this long after its login. */
+  sessionMaxMs: number;
   maxUploadBytes: number;
   registration: 'open' | 'closed';
   /** Uploads one user (all their tokens together) may run at once; more answer rate_limited. */

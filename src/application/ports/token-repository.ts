@@ -9,6 +9,13 @@ export interface TokenRepository {
   /** The user's tokens of one type, ordered by createdAt then id. */
   listByUser(userId: string, type: TokenType): Promise<Token[]>;
   delete(id: string): Promise<boolean>;
-  /** Deletes the user's tokens (of one type, or all); returns how many went. */
-  deleteByUser(userId: string, type?: TokenType): Promise<number>;
+  /** Deletes the user's tokens (of one type, or all) except the one with id `keep`; returns how many went. */
+  deleteByUser(userId: string, type?: TokenType, keep?: string): Promise<number>;
+  /**
+   * Moves a session's expiry later, to `expiresAt`, in one conditional write: only while it is still unexpired at
+   * `now` and its stored expiry is earlier. False when nothing was written (gone, expired, or already as late).
+   */
+  extendExpiry(id: string, expiresAt: Date, now: Date): Promise<boolean>;
+  /** Sets a session's credentialsEpoch to `to` only if it is `from`, in one conditional write; false otherwise. */
+  moveEpoch(id: string, from: number, to: number): Promise<boolean>;
 }

@@ -3,9 +3,18 @@ import type { LimitOverrides, User, UserType } from '../../domain/index.js';
 export const UserRepository = Symbol('UserRepository');
 
 export interface UserPatch {
-  /** Also moves the user's credentialsEpoch on by one, in the same write. */
+  /** Also moves the user's credentialsEpoch on by one and clears keptSessionId, in the same write. */
   passwordHash?: string;
   limits?: LimitOverrides;
+  updatedAt: Date;
+}
+
+/** A user's change of their own password, from the session `keptSessionId`. */
+export interface OwnPasswordChange {
+  /** The epoch of the record whose hash the current password was checked against. */
+  fromEpoch: number;
+  passwordHash: string;
+  keptSessionId: string;
   updatedAt: Date;
 }
 
@@ -30,6 +39,11 @@ export interface UserRepository {
   /** Every user, ordered by createdAt then id. */
   list(): Promise<User[]>;
   update(id: string, patch: UserPatch): Promise<User | null>;
+  /**
+   * Stores the new hash, moves the epoch on by one and records the session kept, in one write, only while the epoch
+   * is still `fromEpoch`; null (nothing written) when the user is gone or the password changed meanwhile.
+   */
+  changeOwnPassword(id: string, change: OwnPasswordChange): Promise<User | null>;
   /**
    * Makes the user an admin or a plain user. Taking admin rights away is atomic with the check that another admin
    * remains, whatever else runs at the same time on any instance. Setting the type the user has writes nothing.

@@ -1,9 +1,9 @@
 import { actorOf } from '../auth.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
-import { credentialsBody, parse } from '../validation.js';
+import { credentialsBody, parse, passwordChangeBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-/** Login and registration read small bodies only (AUTH_JSON_LIMIT, 16 KiB). */
+/** Login, registration and password changes read small bodies only (AUTH_JSON_LIMIT, 16 KiB). */
 export function authRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
   const body = jsonBody(AUTH_JSON_LIMIT);
 
@@ -19,6 +19,12 @@ export function authRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
 
   router.post('/api/auth/logout', auth.required, async (ctx) => {
     await core.logout.execute({ actor: actorOf(ctx) });
+    ctx.status = 204;
+  });
+
+  router.post('/api/auth/password', auth.required, body, async (ctx) => {
+    const change = parse(passwordChangeBody, ctx.request.body);
+    await core.changePassword.execute({ actor: actorOf(ctx), ...change, client: auth.client(ctx) });
     ctx.status = 204;
   });
 
