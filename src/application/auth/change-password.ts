@@ -1,6 +1,6 @@
 import { assertMay, badRequest, conflict, forbidden, isValidPassword, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import { judgeGuess } from '../guarded-attempt.js';
+import { judgeGuess } from '../judge-guess.js';
 import type { Ports } from '../ports/index.js';
 import { loginKeys } from '../throttle-rules.js';
 
