@@ -205,6 +205,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     persistence: persistence.kind,
     logger: options.httpLogger ?? logger,
     trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

@@ -30,6 +30,8 @@ export interface Config {
   logLevel: string;
   /** Reverse proxies in front of Coffer whose X-Forwarded-For entries are believed; 0 ignores the header. */
   trustProxy: number;
+  /** The base of every `url` handed out, without a trailing slash; null: each request's own origin. */
+  publicUrl: string | null;
 }
 
 /** Bad configuration: the message names the variable and what is wrong, and never repeats a secret. */
@@ -143,6 +145,18 @@ function trustProxy(env: Env): number {
   throw new ConfigError('TRUST_PROXY', `must be false, true or a number of proxy hops from 0 to 99 (got ${shown(raw)})`);
 }
 
+/** PUBLIC_URL: the absolute http(s) address people reach Coffer at, perhaps under a path; the trailing slash goes. */
+function publicUrl(env: Env): string | null {
+  const raw = read(env, 'PUBLIC_URL');
+  if (raw === undefined) return null;
+  const url = URL.canParse(raw) && !/[\s?#]/.test(raw) ? new URL(raw) : null;
+  if (url && (url.username || url.password)) throw new ConfigError('PUBLIC_URL', 'must not carry credentials');
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http:// or https:// address without query or fragment (got ${shown(raw)})`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 function admin(env: Env): { adminUsername: string | null; adminPassword: string | null } {
   const username = read(env, 'ADMIN_USERNAME');
   const password = read(env, 'ADMIN_PASSWORD');
@@ -184,5 +198,6 @@ export function loadConfig(env: Env): Config {
     limits: limits(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: trustProxy(env),
+    publicUrl: publicUrl(env),
   };
 }

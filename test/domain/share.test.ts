@@ -8,6 +8,10 @@ const share = (type: ShareType, itemId: string): Share => ({
   itemId,
   passwordHash: null,
   views: 0,
+  downloads: 0,
+  expiresAt: null,
+  maxViews: null,
+  maxDownloads: null,
   createdAt: new Date(0),
 });
 

@@ -60,13 +60,20 @@ export async function toReply(res: Response): Promise<Reply> {
 
 /** The real Koa app on the real core (memory adapters), served on 127.0.0.1 with an ephemeral port. */
 export async function makeHttp(
-  options: TestCoreOptions & { logger?: HttpLogger; trustProxy?: number; serverLimits?: Partial<ServerLimits> } = {},
+  options: TestCoreOptions & {
+    logger?: HttpLogger;
+    trustProxy?: number;
+    /** PUBLIC_URL as the configuration would hold it (no trailing slash). */
+    publicUrl?: string;
+    serverLimits?: Partial<ServerLimits>;
+  } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
   const logger = options.logger ?? silentLogger;
   const clock = new TestClock();
   // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
-  const container = buildContainer(testConfig(options, { trustProxy: options.trustProxy ?? 0 }), {
+  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl: options.publicUrl ?? null };
+  const container = buildContainer(testConfig(options, overrides), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
     wrapPorts: (raw) => {
