@@ -42,13 +42,14 @@ describe('loadConfig', () => {
       trustProxy: 0,
       clientLimits: { bodyTimeout: 15_000, uploadMinRate: 1024, uploadRateWindow: 60_000, maxConnectionsPerAddress: 100 },
       maxConcurrentUploads: 10,
+      publicUrl: null,
     });
   });
 
   it('treats empty strings as unset', () => {
     const names = ['PORT', 'HOST', 'DATA_DIR', 'MONGODB_URI', 'MONGODB_DB', 'PERSISTENCE', 'BLOB_STORE'];
     names.push('ADMIN_USERNAME', 'ADMIN_PASSWORD', 'REGISTRATION', 'SESSION_TTL_DAYS', 'SESSION_MAX_DAYS');
-    const empty = Object.fromEntries([...names, 'LOG_LEVEL', 'LIMIT_FILES', 'TRUST_PROXY'].map((k) => [k, '']));
+    const empty = Object.fromEntries([...names, 'LOG_LEVEL', 'LIMIT_FILES', 'TRUST_PROXY', 'PUBLIC_URL'].map((k) => [k, '']));
     expect(loadConfig(empty)).toEqual(loadConfig({}));
   });
 
@@ -143,6 +144,15 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '-1'],
     ['TRUST_PROXY', '100'],
     ['TRUST_PROXY', '10.0.0.1'],
+    ['PUBLIC_URL', 'files.example.com'],
+    ['PUBLIC_URL', '/coffer'],
+    ['PUBLIC_URL', 'ftp://files.example.com'],
+    ['PUBLIC_URL', 'javascript:alert(1)'],
+    ['PUBLIC_URL', 'https://files.example.com/?a=1'],
+    ['PUBLIC_URL', 'https://files.example.com/#top'],
+    ['PUBLIC_URL', 'https://files.example.com?'],
+    ['PUBLIC_URL', 'https://files example.com'],
+    ['PUBLIC_URL', 'https://user:secret@files.example.com'],
     ['LIMIT_STORAGE', '-1'],
     ['LIMIT_STORAGE', '99999999999999999999'],
     ['LIMIT_FILES', '0x10'],
@@ -171,6 +181,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
     expect(loadConfig({ TRUST_PROXY: '3' }).trustProxy).toBe(3);
+  });
+
+  it('reads PUBLIC_URL as an absolute http(s) base without its trailing slash, and never echoes credentials', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://files.example.com/' }).publicUrl).toBe('https://files.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080' }).publicUrl).toBe('http://10.0.0.5:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com/coffer//' }).publicUrl).toBe('https://example.com/coffer');
+    expect(loadConfig({ PUBLIC_URL: 'HTTPS://Files.Example.com' }).publicUrl).toBe('https://files.example.com');
+    expect(errorFor({ PUBLIC_URL: 'https://user:hunter22@x.example' }).message).not.toContain('hunter22');
   });
 
   it('accepts every persistence and blob store choice, and database names MongoDB accepts', () => {

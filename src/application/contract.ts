@@ -31,6 +31,20 @@ export interface ShareKey {
   id: string;
   password: string | null;
   client?: ClientAddress;
+  /** The reader only looks (HTTP HEAD): the share is checked as for a read, but nothing is counted. */
+  peek?: boolean;
+}
+
+/**
+ * What an owner sets on a share. Absent: the default on create (none), unchanged on update; null: none.
+ * `expiresAt` must lie in the future on create; maxima are whole numbers of at least 1.
+ */
+export interface ShareOptions {
+  /** null or '' leaves the share open. */
+  password?: string | null;
+  expiresAt?: Date | null;
+  maxViews?: number | null;
+  maxDownloads?: number | null;
 }
 
 /** How a read is authorised: as the owner (actor), through a share link, or both. */
@@ -169,13 +183,25 @@ export interface Core {
   updatePaste: UseCase<{ actor: Actor; id: string; name?: string; type?: string; content?: string }, PasteView>;
   deletePaste: UseCase<{ actor: Actor; id: string }, void>;
   // shares
-  createShare: UseCase<{ actor: Actor; type: string; id: string; password: string | null }, ShareView>;
+  /** A second share of an item is a conflict whose details name the existing `shareId`. */
+  createShare: UseCase<{ actor: Actor; type: string; id: string } & ShareOptions, ShareView>;
+  /** The caller's shares, whatever their state. */
   listShares: UseCase<{ actor: Actor }, ShareView[]>;
-  /** Public; counts a view on success. The owner's session needs no password. */
-  getShare: UseCase<{ actor: Actor | null; id: string; password: string | null; client?: ClientAddress }, ShareView>;
-  updateShare: UseCase<{ actor: Actor; id: string; password: string | null }, ShareView>;
+  /**
+   * Public; counts a view on success unless the reader is the owner or only peeks. A share that is not active is
+   * `gone`, except to its owner's session, which also needs no password.
+   */
+  getShare: UseCase<
+    { actor: Actor | null; id: string; password: string | null; client?: ClientAddress; peek?: boolean },
+    ShareView
+  >;
+  /** Changes what the options name; lifting an expiry or a maximum makes the share active again. */
+  updateShare: UseCase<{ actor: Actor; id: string } & ShareOptions, ShareView>;
   deleteShare: UseCase<{ actor: Actor; id: string }, void>;
-  /** A shared file's bytes, or a shared paste's raw text; counts no view. */
+  /**
+   * A shared file's bytes, or a shared paste's raw text; counts no view. Opening it from byte 0 counts a download
+   * (unless the reader is the owner), atomically against `maxDownloads`: past it, `open` rejects with `gone`.
+   */
   openShareContent: UseCase<
     { actor: Actor | null; id: string; password: string | null; client?: ClientAddress },
     FileContent

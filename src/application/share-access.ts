@@ -1,11 +1,62 @@
-import type { Actor, Share, ShareTarget } from '../domain/index.js';
-import { DomainError, assertMay, notFound, shareReaches, unauthorized } from '../domain/index.js';
+import type { Actor, Share, ShareCounter, ShareTarget } from '../domain/index.js';
+import { DomainError, assertMay, gone, isShareActive, notFound, shareReaches, unauthorized } from '../domain/index.js';
 import type { Ports } from './ports/index.js';
-import type { ClientAddress, ReadAccess, ShareKey } from './contract.js';
+import type { ClientAddress, FileContent, ReadAccess, ShareKey } from './contract.js';
 import { judgeGuess, rateLimited } from './judge-guess.js';
 import { sharePasswordKeys, unknownShareKey } from './throttle-rules.js';
 
-type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle'>;
+type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'clock'>;
+
+/** The owner's own session: it needs no share password and reads a share whatever its state. */
+function isOwnerSession(actor: Actor | null, share: Share): boolean {
+  return actor !== null && actor.via === 'session' && actor.userId === share.ownerId;
+}
+
+/**
+ * A share that has expired or reached a maximum is gone for every reader but its owner's session. Checked before
+ * the password: a dead link has nothing left to protect. This check only answers early; the limits themselves hold
+ * through countUse.
+ */
+export function assertActive(p: Pick<Ports, 'clock'>, share: Share, actor: Actor | null): void {
+  if (!isOwnerSession(actor, share) && !isShareActive(share, p.clock.now())) throw gone();
+}
+
+/**
+ * Counts one use of an active share in one atomic check-and-set (the repository's countUse) and returns the share
+ * after it. The owner's reads, with any of their tokens, count nothing and use up no limit. A share the count
+ * refuses is gone (or not_found when it was deleted meanwhile).
+ */
+export async function countUse(
+  p: Pick<Ports, 'shares' | 'clock'>,
+  share: Share,
+  counter: ShareCounter,
+  actor: Actor | null,
+): Promise<Share> {
+  if (actor !== null && actor.userId === share.ownerId) return share;
+  const counted = await p.shares.countUse(share.id, counter, p.clock.now());
+  if (counted) return counted;
+  if (await p.shares.findById(share.id)) throw gone();
+  throw notFound('Share');
+}
+
+/**
+ * Content read through `share` whose opening from byte 0 (the whole file, or the first range of a playback) counts
+ * a download; later ranges count nothing. A download past the maximum rejects before any byte is read.
+ */
+export function countingDownloads(
+  p: Pick<Ports, 'shares' | 'clock'>,
+  content: FileContent,
+  share: Share,
+  actor: Actor | null,
+): FileContent {
+  return {
+    ...content,
+    open: async (range) => {
+      if (!range || range.start === 0) await countUse(p, share, 'downloads', actor);
+      return content.open(range);
+    },
+  };
+}
 
 /**
  * The owner's own session needs no password; anyone else needs the right one when the share has one. Guesses are
@@ -19,8 +70,7 @@ export async function unlockShare(
   actor: Actor | null,
 ): Promise<void> {
   const { passwordHash } = share;
-  if (passwordHash === null) return;
-  if (actor && actor.via === 'session' && actor.userId === share.ownerId) return;
+  if (passwordHash === null || isOwnerSession(actor, share)) return;
   const { password, client } = key;
   if (password === null || password === '') {
     throw new DomainError('share_password_required', 'This share is protected by a password');
@@ -72,9 +122,10 @@ export interface ReadTarget {
 }
 
 /**
- * One rule for every read: the owner reads with a session; anyone reads through a share link that reaches the item,
- * once the share is unlocked. Everything else is not_found, so existence is never revealed.
- * Returns the share the read went through (its reader may see only ids inside it), or null for the owner.
+ * One rule for every read: the owner reads with a session; anyone reads through an active share link that reaches
+ * the item, once the share is unlocked. Everything else is not_found, so existence is never revealed; a share that is
+ * no longer active is gone. Returns the share the read went through (its reader may see only ids inside it, and the
+ * caller counts what the read uses up), or null for the owner.
  */
 export async function authorizeRead(p: Deps, access: ReadAccess, target: ReadTarget): Promise<Share | null> {
   const { actor } = access;
@@ -85,6 +136,7 @@ export async function authorizeRead(p: Deps, access: ReadAccess, target: ReadTar
   if (access.share) {
     const share = await lookUpShare(p, access.share.id, access.share.client);
     if (!share || share.ownerId !== target.ownerId) throw notFound(target.what);
+    assertActive(p, share, actor);
     await unlockShare(p, share, access.share, actor);
     if (!shareReaches(share, await target.describe(share))) throw notFound(target.what);
     return share;

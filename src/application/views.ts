@@ -1,4 +1,16 @@
-import type { Collection, Folder, Limits, Paste, Share, StoredFile, Token, Usage, User, UserType } from '../domain/index.js';
+import type {
+  Collection,
+  Folder,
+  Limits,
+  Paste,
+  Share,
+  ShareState,
+  StoredFile,
+  Token,
+  Usage,
+  User,
+  UserType,
+} from '../domain/index.js';
 import { isByteKind, LIMIT_KINDS, type ByteKind, type LimitKind } from '../domain/index.js';
 import { isoTime } from './iso-time.js';
 
@@ -53,12 +65,18 @@ export interface PasteView {
   shareId: string | null;
 }
 
+/** A share as the core hands it out; the HTTP adapter adds its `url` (it knows the public base). */
 export interface ShareView {
   id: string;
   ownerId: string;
   type: Share['type'];
   createdAt: string;
+  expiresAt: string | null;
   views: number;
+  maxViews: number | null;
+  downloads: number;
+  maxDownloads: number | null;
+  state: ShareState;
   protected: boolean;
   owner: { id: string; username: string };
   file?: { id: string; name: string; size: string; mime: string };

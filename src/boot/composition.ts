@@ -215,6 +215,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     logger: options.httpLogger ?? logger,
     trustProxy: config.trustProxy,
     webDir: options.webDir === undefined ? WEB_DIST : (options.webDir ?? undefined),
+    publicUrl: config.publicUrl,
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

@@ -36,6 +36,8 @@ export interface Config {
   clientLimits: ClientLimits;
   /** Uploads one user (all their tokens together) may run at once. */
   maxConcurrentUploads: number;
+  /** The base of every `url` handed out, without a trailing slash; null: each request's own origin. */
+  publicUrl: string | null;
 }
 
 export interface ClientLimits {
@@ -156,6 +158,18 @@ function trustProxy(env: Env): number {
   throw new ConfigError('TRUST_PROXY', `must be false, true or a number of proxy hops from 0 to 99 (got ${shown(raw)})`);
 }
 
+/** PUBLIC_URL: the absolute http(s) address people reach Coffer at, perhaps under a path; the trailing slash goes. */
+function publicUrl(env: Env): string | null {
+  const raw = read(env, 'PUBLIC_URL');
+  if (raw === undefined) return null;
+  const url = URL.canParse(raw) && !/[\s?#]/.test(raw) ? new URL(raw) : null;
+  if (url && (url.username || url.password)) throw new ConfigError('PUBLIC_URL', 'must not carry credentials');
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http:// or https:// address without query or fragment (got ${shown(raw)})`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 function admin(env: Env): { adminUsername: string | null; adminPassword: string | null } {
   const username = read(env, 'ADMIN_USERNAME');
   const password = read(env, 'ADMIN_PASSWORD');
@@ -225,5 +239,6 @@ export function loadConfig(env: Env): Config {
     trustProxy: trustProxy(env),
     clientLimits: clientLimits(env),
     maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 10, 1),
+    publicUrl: publicUrl(env),
   };
 }

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'gone'
   | 'limit_reached'
   | 'payload_too_large'
   | 'rate_limited'
@@ -29,7 +30,10 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
 export const unauthorized = (message = 'Authentication required') => new DomainError('unauthorized', message);
 export const forbidden = (message = 'Not allowed') => new DomainError('forbidden', message);
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
-export const conflict = (message: string) => new DomainError('conflict', message);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('conflict', message, details);
+/** A share past its expiry or its maxima: it exists, and its owner can bring it back, but nobody reads through it. */
+export const gone = (message = 'This share has expired or reached its limit') => new DomainError('gone', message);
 
 export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError;

@@ -1,7 +1,17 @@
 export const SHARE_TYPES = ['file', 'folder', 'collection', 'paste'] as const;
 export type ShareType = (typeof SHARE_TYPES)[number];
 
-export interface Share {
+/** What a share's readers use up: views of the share, downloads of its bytes. */
+export type ShareCounter = 'views' | 'downloads';
+
+/** The lifetime and maxima an owner sets on a share; null means none. */
+export interface ShareLimits {
+  expiresAt: Date | null;
+  maxViews: number | null;
+  maxDownloads: number | null;
+}
+
+export interface Share extends ShareLimits {
   /** The public link id: at least 128 bits from a CSPRNG, URL-safe. */
   id: string;
   ownerId: string;
@@ -10,11 +20,35 @@ export interface Share {
   /** argon2 hash of the share password, or null when the share is open. */
   passwordHash: string | null;
   views: number;
+  downloads: number;
   createdAt: Date;
 }
 
 export function isShareType(value: string): value is ShareType {
   return (SHARE_TYPES as readonly string[]).includes(value);
+}
+
+/** A maximum of views or downloads: a whole number of at least one. */
+export function isShareMaximum(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+/**
+ * `active`: its public reads are served. `expired`: `expiresAt` has come (the instant itself included).
+ * `exhausted`: its views or its downloads reached their maximum. Either way every public read is `gone`; the owner
+ * can lift the limit and the share is active again.
+ */
+export type ShareState = 'active' | 'expired' | 'exhausted';
+
+export function shareState(share: Share, now: Date): ShareState {
+  if (share.expiresAt !== null && share.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (share.maxViews !== null && share.views >= share.maxViews) return 'exhausted';
+  if (share.maxDownloads !== null && share.downloads >= share.maxDownloads) return 'exhausted';
+  return 'active';
+}
+
+export function isShareActive(share: Share, now: Date): boolean {
+  return shareState(share, now) === 'active';
 }
 
 /** What a read through a share wants to reach. */

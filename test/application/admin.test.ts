@@ -258,7 +258,16 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
     updatedAt: now,
   };
   await ports.pastes.insert(paste);
-  const share = { ownerId, passwordHash: null, views: 0, createdAt: now };
+  const share = {
+    ownerId,
+    passwordHash: null,
+    views: 0,
+    downloads: 0,
+    expiresAt: null,
+    maxViews: null,
+    maxDownloads: null,
+    createdAt: now,
+  };
   await ports.shares.insert({ ...share, id: ports.ids.newShareId(), type: 'file', itemId: file.id });
   await ports.shares.insert({ ...share, id: ports.ids.newShareId(), type: 'paste', itemId: paste.id });
   await ports.usage.set(ownerId, { storage: blob.size + tag.length, files: 1, folders: 1, pastes: 1, collections: 1, shares: 2, tokens: 0 });

@@ -36,7 +36,12 @@ describe('shares', () => {
         ownerId: alice.userId,
         type: 'file',
         createdAt: '2026-11-22T10:00:00.000Z',
+        expiresAt: null,
         views: 0,
+        maxViews: null,
+        downloads: 0,
+        maxDownloads: null,
+        state: 'active',
         protected: false,
         owner: { id: alice.userId, username: 'alice' },
         file: { id: f.id, name: 'photo.png', size: '4', mime: 'image/png' },
@@ -166,8 +171,9 @@ describe('shares', () => {
       await expect(read(s.id, null, bob)).rejects.toMatchObject({ code: 'share_password_required' });
       await expect(read(s.id, null, asUploader(alice))).rejects.toMatchObject({ code: 'share_password_required' });
       expect((await read(s.id, 'open sesame')).views).toBe(1);
-      expect((await read(s.id, null, alice)).views).toBe(2);
-      expect((await ctx.ports.shares.findById(s.id))!.views).toBe(2);
+      // The owner's own read needs no password and uses up nothing.
+      expect((await read(s.id, null, alice)).views).toBe(1);
+      expect((await ctx.ports.shares.findById(s.id))!.views).toBe(1);
     });
 
     it('treats a share whose item is gone as not found, and lists without it', async () => {
@@ -310,6 +316,80 @@ describe('shares', () => {
       const s = await share(alice, 'file', f.id);
       await ctx.ports.files.delete(f.id);
       await expect(open(s.id)).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('lifetime and limits', () => {
+    const HOUR = 3600_000;
+    const inAnHour = () => new Date(ctx.clock.now().getTime() + HOUR);
+    const create = (options: Record<string, unknown>, actor = alice) =>
+      paste(actor).then((p) => ctx.core.createShare.execute({ actor, type: 'paste', id: p.id, ...options }));
+
+    it('refuses what it cannot keep, also from a host that calls the core without the HTTP checks', async () => {
+      const bad: Array<Record<string, unknown>> = [
+        { expiresAt: ctx.clock.now() },
+        { expiresAt: new Date('not a date') },
+        { expiresAt: '2030-01-01T00:00:00Z' },
+        ...['maxViews', 'maxDownloads'].flatMap((field) =>
+          [0, -1, 1.5, Number.NaN, Infinity, 2 ** 53, '3'].map((value) => ({ [field]: value })),
+        ),
+      ];
+      for (const options of bad) {
+        await expect(create(options), JSON.stringify(options)).rejects.toMatchObject({
+          code: 'bad_request',
+          details: { field: Object.keys(options)[0] },
+        });
+      }
+      expect((await usage(alice)).shares).toBe(0);
+      const s = await create({});
+      for (const options of bad.slice(1)) {
+        await expect(ctx.core.updateShare.execute({ actor: alice, id: s.id, ...options })).rejects.toMatchObject({
+          code: 'bad_request',
+        });
+      }
+    });
+
+    it('is gone to everyone but its owner once expired, and active again when the owner lifts the expiry', async () => {
+      const s = await create({ expiresAt: inAnHour(), password: 'pw' });
+      expect(s).toMatchObject({ expiresAt: inAnHour().toISOString(), state: 'active' });
+      ctx.clock.advance(HOUR - 1);
+      expect((await ctx.core.getShare.execute({ actor: bob, id: s.id, password: 'pw' })).views).toBe(1);
+      ctx.clock.advance(1);
+      // Gone is said before the password is asked for: a dead link has nothing left to protect.
+      await expect(ctx.core.getShare.execute({ actor: bob, id: s.id, password: null })).rejects.toMatchObject({
+        code: 'gone',
+      });
+      await expect(ctx.core.openShareContent.execute({ actor: null, id: s.id, password: 'pw' })).rejects.toMatchObject(
+        { code: 'gone' },
+      );
+      expect(await ctx.core.getShare.execute({ actor: alice, id: s.id, password: null })).toMatchObject({
+        state: 'expired',
+        views: 1,
+      });
+      const [listed] = await ctx.core.listShares.execute({ actor: alice });
+      expect(listed).toMatchObject({ id: s.id, state: 'expired' });
+      await ctx.core.updateShare.execute({ actor: alice, id: s.id, expiresAt: null });
+      expect((await ctx.core.getShare.execute({ actor: bob, id: s.id, password: 'pw' })).state).toBe('active');
+    });
+
+    it('a peek counts nothing, and a download counts only when the bytes are opened from byte 0', async () => {
+      const s = await create({ maxDownloads: 1 });
+      expect((await ctx.core.getShare.execute({ actor: null, id: s.id, password: null, peek: true })).views).toBe(0);
+      const content = await ctx.core.openShareContent.execute({ actor: null, id: s.id, password: null });
+      expect((await ctx.ports.shares.findById(s.id))!.downloads).toBe(0);
+      await content.open({ start: 2, end: 4 });
+      expect((await ctx.ports.shares.findById(s.id))!.downloads).toBe(0);
+      await content.open({ start: 0, end: 1 });
+      expect((await ctx.ports.shares.findById(s.id))!.downloads).toBe(1);
+      await expect(content.open()).rejects.toMatchObject({ code: 'gone' });
+      expect((await ctx.ports.shares.findById(s.id))!.downloads).toBe(1);
+    });
+
+    it('names the existing share in the conflict of a second one', async () => {
+      const p = await paste(alice);
+      const first = await ctx.core.createShare.execute({ actor: alice, type: 'paste', id: p.id });
+      const again = ctx.core.createShare.execute({ actor: alice, type: 'paste', id: p.id, maxViews: 2 });
+      await expect(again).rejects.toMatchObject({ code: 'conflict', details: { shareId: first.id } });
     });
   });
 });

@@ -98,6 +98,10 @@ export function aShare(fields: Partial<Share> = {}): Share {
     itemId: `item-${id}`,
     passwordHash: null,
     views: 0,
+    downloads: 0,
+    expiresAt: null,
+    maxViews: null,
+    maxDownloads: null,
     createdAt: at(0),
     ...fields,
   };

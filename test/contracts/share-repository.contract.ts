@@ -13,7 +13,10 @@ export function shareRepositoryContract(name: string, make: () => Promise<ShareR
     });
 
     it('stores a share and finds it by id and by item; unknown ones are null', async () => {
-      const share = aShare({ type: 'folder', itemId: 'folder-1', passwordHash: 'argon2-hash', views: 3 });
+      const share = aShare({
+        ...{ type: 'folder', itemId: 'folder-1', passwordHash: 'argon2-hash', views: 3, downloads: 2 },
+        ...{ expiresAt: at(90), maxViews: 7, maxDownloads: 8 },
+      });
       expect(await shares.insert(share)).toBe(true);
       expect(await shares.findById(share.id)).toEqual(share);
       expect(await shares.findByItem('folder', 'folder-1')).toEqual(share);
@@ -67,23 +70,71 @@ export function shareRepositoryContract(name: string, make: () => Promise<ShareR
       expect(await shares.listByOwner('owner-3')).toEqual([]);
     });
 
-    it('counts every view, also under concurrent reads', async () => {
+    it('counts every view and download of an unlimited share, also under concurrent reads', async () => {
       const share = aShare();
       await shares.insert(share);
-      expect(await shares.incrementViews(share.id)).toEqual({ ...share, views: 1 });
-      await Promise.all(Array.from({ length: 50 }, () => shares.incrementViews(share.id)));
+      expect(await shares.countUse(share.id, 'views', at(5))).toEqual({ ...share, views: 1 });
+      expect(await shares.countUse(share.id, 'downloads', at(5))).toEqual({ ...share, views: 1, downloads: 1 });
+      await Promise.all(Array.from({ length: 50 }, () => shares.countUse(share.id, 'views', at(5))));
       expect((await shares.findById(share.id))!.views).toBe(51);
-      expect(await shares.incrementViews('no-such-share')).toBeNull();
+      expect(await shares.countUse('no-such-share', 'views', at(5))).toBeNull();
     });
 
-    it('sets and clears the password hash', async () => {
-      const share = aShare();
+    for (const [counter, max] of [
+      ['views', 'maxViews'],
+      ['downloads', 'maxDownloads'],
+    ] as const) {
+      it(`counts exactly ${max} ${counter} out of 50 concurrent ones, and refuses the rest without counting`, async () => {
+        const share = aShare({ [max]: 10 });
+        await shares.insert(share);
+        const counted = await Promise.all(Array.from({ length: 50 }, () => shares.countUse(share.id, counter, at(5))));
+        // Only the number of successes is checked, not the counts they return: the wire-compatible test server
+        // re-reads the document after its update, so racing answers may repeat a count there (real MongoDB does not).
+        expect(counted.filter((c) => c !== null)).toHaveLength(10);
+        const stored = (await shares.findById(share.id))!;
+        expect(stored[counter]).toBe(10);
+        expect(stored[counter === 'views' ? 'downloads' : 'views']).toBe(0);
+      });
+    }
+
+    it('counts nothing once either maximum is reached, whichever counter is asked', async () => {
+      const spent = aShare({ maxDownloads: 2, downloads: 2, maxViews: 5, views: 1 });
+      const viewed = aShare({ maxViews: 3, views: 3 });
+      await shares.insert(spent);
+      await shares.insert(viewed);
+      expect(await shares.countUse(spent.id, 'views', at(5))).toBeNull();
+      expect(await shares.countUse(viewed.id, 'downloads', at(5))).toBeNull();
+      expect(await shares.findById(spent.id)).toEqual(spent);
+      expect(await shares.findById(viewed.id)).toEqual(viewed);
+    });
+
+    it('counts nothing from the instant a share expires', async () => {
+      const share = aShare({ expiresAt: at(10) });
       await shares.insert(share);
-      expect(await shares.setPassword(share.id, 'hash-1')).toEqual({ ...share, passwordHash: 'hash-1' });
-      expect((await shares.findById(share.id))!.passwordHash).toBe('hash-1');
-      expect(await shares.setPassword(share.id, null)).toEqual(share);
-      expect(await shares.findById(share.id)).toEqual(share);
-      expect(await shares.setPassword('no-such-share', 'x')).toBeNull();
+      expect((await shares.countUse(share.id, 'views', at(9)))!.views).toBe(1);
+      expect(await shares.countUse(share.id, 'views', at(10))).toBeNull();
+      expect(await shares.countUse(share.id, 'downloads', at(60))).toBeNull();
+      expect(await shares.findById(share.id)).toEqual({ ...share, views: 1 });
+    });
+
+    it('updates the fields named, leaves the others, and lifting a limit lets counting resume', async () => {
+      const share = aShare({ maxViews: 1, views: 1, expiresAt: at(10) });
+      await shares.insert(share);
+      expect(await shares.update(share.id, { passwordHash: 'hash-1' })).toEqual({ ...share, passwordHash: 'hash-1' });
+      expect(await shares.update(share.id, { maxViews: null, maxDownloads: 4 })).toEqual({
+        ...share,
+        passwordHash: 'hash-1',
+        maxViews: null,
+        maxDownloads: 4,
+      });
+      expect((await shares.countUse(share.id, 'views', at(5)))!.views).toBe(2);
+      expect(await shares.countUse(share.id, 'views', at(20))).toBeNull();
+      const lifted = await shares.update(share.id, { expiresAt: null, passwordHash: null, maxDownloads: undefined });
+      expect(lifted).toEqual({ ...share, views: 2, maxViews: null, maxDownloads: 4, expiresAt: null });
+      expect(await shares.findById(share.id)).toEqual(lifted);
+      expect((await shares.countUse(share.id, 'views', at(20)))!.views).toBe(3);
+      expect(await shares.update(share.id, {})).toEqual({ ...lifted, views: 3 });
+      expect(await shares.update('no-such-share', { maxViews: 2 })).toBeNull();
     });
 
     it('deletes once, returning the deleted share, and frees its item', async () => {
@@ -126,9 +177,13 @@ export function shareRepositoryContract(name: string, make: () => Promise<ShareR
       (await shares.findById(original.id))!.views = 7;
       (await shares.findByItem(original.type, original.itemId))!.passwordHash = null;
       (await shares.listByOwner('owner-1'))[0]!.createdAt.setTime(0);
-      (await shares.incrementViews(original.id))!.views = 70;
-      (await shares.setPassword(original.id, 'h'))!.itemId = 'x';
-      expect(await shares.findById(original.id)).toEqual({ ...original, views: 1 });
+      (await shares.countUse(original.id, 'views', at(0)))!.views = 70;
+      (await shares.update(original.id, { passwordHash: 'h' }))!.itemId = 'x';
+      const expiry = at(30);
+      await shares.update(original.id, { expiresAt: expiry });
+      expiry.setTime(0);
+      (await shares.findById(original.id))!.expiresAt!.setTime(0);
+      expect(await shares.findById(original.id)).toEqual({ ...original, views: 1, expiresAt: at(30) });
     });
   });
 }

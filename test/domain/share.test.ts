@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SHARE_TYPES, shareReaches, type Share, type ShareTarget, type ShareType } from '../../src/domain/index.js';
+import {
+  SHARE_TYPES,
+  isShareMaximum,
+  shareReaches,
+  shareState,
+  type Share,
+  type ShareTarget,
+  type ShareType,
+} from '../../src/domain/index.js';
 
 const share = (type: ShareType, itemId: string): Share => ({
   id: 's',
@@ -8,6 +16,10 @@ const share = (type: ShareType, itemId: string): Share => ({
   itemId,
   passwordHash: null,
   views: 0,
+  downloads: 0,
+  expiresAt: null,
+  maxViews: null,
+  maxDownloads: null,
   createdAt: new Date(0),
 });
 
@@ -72,5 +84,33 @@ describe('shareReaches', () => {
       const reached = targets.filter((t) => shareReaches(share(type, sameId), t)).map((t) => t.kind);
       expect(reached, type).toEqual([type]);
     }
+  });
+});
+
+describe('shareState', () => {
+  const at = (ms: number) => new Date(ms);
+  const base = share('file', 'f1');
+
+  it('is active without limits, whatever the counts and the time', () => {
+    expect(shareState({ ...base, views: 1e6, downloads: 1e6 }, at(8.64e15))).toBe('active');
+  });
+
+  it('is expired from the instant of expiresAt on, before any maximum', () => {
+    const expiring = { ...base, expiresAt: at(1000), maxViews: 1, views: 1 };
+    expect(shareState({ ...expiring, views: 0 }, at(999))).toBe('active');
+    expect(shareState(expiring, at(999))).toBe('exhausted');
+    expect(shareState(expiring, at(1000))).toBe('expired');
+  });
+
+  it('is exhausted once either counter reaches its maximum', () => {
+    expect(shareState({ ...base, maxViews: 3, views: 2 }, at(0))).toBe('active');
+    expect(shareState({ ...base, maxViews: 3, views: 3 }, at(0))).toBe('exhausted');
+    expect(shareState({ ...base, maxDownloads: 1, downloads: 0, views: 9 }, at(0))).toBe('active');
+    expect(shareState({ ...base, maxDownloads: 1, downloads: 1 }, at(0))).toBe('exhausted');
+  });
+
+  it('takes whole maxima of at least one only', () => {
+    for (const ok of [1, 2, Number.MAX_SAFE_INTEGER]) expect(isShareMaximum(ok)).toBe(true);
+    for (const bad of [0, -1, 1.5, NaN, Infinity, 2 ** 53, '3', null]) expect(isShareMaximum(bad)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import {
   ensureIndexes,
   MongoFileRepository,
   MongoPasteRepository,
+  MongoShareRepository,
   MongoTokenRepository,
   MongoUserRepository,
 } from '../../src/adapters/mongodb/index.js';
@@ -105,5 +106,30 @@ describe.skipIf(!target)('records written before credentials epochs', () => {
     expect(mayShareItem(uploader, file)).toBe(false);
     expect(mayShareItem(uploader, paste)).toBe(false);
     expect(mayShareItem({ ...uploader, via: 'session' }, file)).toBe(true);
+  });
+
+  it('shares from before lifetimes and limits read as unlimited, with no downloads, and count as before', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    await db.collection<{ _id: string; [field: string]: unknown }>(COLLECTIONS.shares).insertOne({
+      _id: 's1',
+      ownerId: 'u1',
+      type: 'file',
+      itemId: 'f1',
+      passwordHash: null,
+      views: 4,
+      createdAt: at(0),
+    });
+    const shares = new MongoShareRepository(db);
+    const old = { id: 's1', ownerId: 'u1', type: 'file', itemId: 'f1', passwordHash: null, createdAt: at(0) };
+    const unlimited = { expiresAt: null, maxViews: null, maxDownloads: null };
+    expect(await shares.findById('s1')).toEqual({ ...old, ...unlimited, views: 4, downloads: 0 });
+    expect(await shares.listByOwner('u1')).toEqual([{ ...old, ...unlimited, views: 4, downloads: 0 }]);
+    expect(await shares.countUse('s1', 'downloads', at(1))).toMatchObject({ views: 4, downloads: 1 });
+    expect(await shares.countUse('s1', 'views', at(1))).toMatchObject({ views: 5, downloads: 1 });
+    await db.collection<{ _id: string }>(COLLECTIONS.shares).updateOne({ _id: 's1' }, { $unset: { downloads: '' } });
+    await shares.update('s1', { maxDownloads: 1 });
+    expect(await shares.countUse('s1', 'downloads', at(1))).toMatchObject({ downloads: 1, maxDownloads: 1 });
+    expect(await shares.countUse('s1', 'downloads', at(1))).toBeNull();
   });
 });

@@ -63,6 +63,8 @@ export async function makeHttp(
   options: TestCoreOptions & {
     logger?: HttpLogger;
     trustProxy?: number;
+    /** PUBLIC_URL as the configuration would hold it (no trailing slash). */
+    publicUrl?: string;
     serverLimits?: Partial<ServerLimits>;
     /** The built front end to serve (see BuildOptions.webDir); default web/dist, null none. */
     webDir?: string | null;
@@ -72,7 +74,8 @@ export async function makeHttp(
   const logger = options.logger ?? silentLogger;
   const clock = new TestClock();
   // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
-  const container = buildContainer(testConfig(options, { trustProxy: options.trustProxy ?? 0 }), {
+  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl: options.publicUrl ?? null };
+  const container = buildContainer(testConfig(options, overrides), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
     webDir: options.webDir,

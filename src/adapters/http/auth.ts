@@ -59,7 +59,7 @@ export class Auth {
 
   /**
    * The ordinary GET routes: the owner with a token, or anyone with `X-Share-Id` (and `X-Share-Password` for a
-   * protected share). Without a share header a token is required.
+   * protected share). Without a share header a token is required. A HEAD only peeks: it counts nothing.
    */
   async readAccess(ctx: Context): Promise<ReadAccess> {
     const actor = await this.optionalActor(ctx);
@@ -70,7 +70,12 @@ export class Auth {
     }
     return {
       actor,
-      share: { id: parseId(shareId, 'X-Share-Id'), password: sharePassword(ctx), client: this.client(ctx) },
+      share: {
+        id: parseId(shareId, 'X-Share-Id'),
+        password: sharePassword(ctx),
+        client: this.client(ctx),
+        peek: ctx.method === 'HEAD',
+      },
     };
   }
 }

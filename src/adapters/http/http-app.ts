@@ -16,10 +16,12 @@ export interface HttpOptions {
   /** Named by GET /health, e.g. 'mongodb' or 'memory'. */
   persistence: string;
   logger: HttpLogger;
-  /** Reverse proxies whose X-Forwarded-For entries are believed (TRUST_PROXY); default 0: none. */
+  /** Reverse proxies whose X-Forwarded-* entries are believed (TRUST_PROXY); default 0: none. */
   trustProxy?: number;
   /** The built front end (web/dist); absent: no pages and no /assets. */
   webDir?: string;
+  /** The base of every `url` handed out (PUBLIC_URL, no trailing slash); without it, each request's own origin. */
+  publicUrl?: string | null;
 }
 
 // A client that goes away mid-download is routine, not a server fault.

@@ -51,12 +51,20 @@ export const pasteUpdateBody = z.strictObject({
   type: z.string().optional(),
   content: z.string().optional(),
 });
-export const shareCreateBody = z.strictObject({
-  type: z.enum(SHARE_TYPES),
-  id,
-  password: z.string().nullable().default(null),
-});
-export const shareUpdateBody = z.strictObject({ password: z.string().nullable() });
+/** An instant written in ISO 8601 with its offset (`2026-12-01T18:00:00Z`, `…+02:00`): never a local time. */
+const timestamp = z.iso
+  .datetime({ offset: true, message: 'expected an ISO 8601 timestamp with a time zone, such as 2026-12-01T18:00:00Z' })
+  .transform((text) => new Date(text));
+const shareMaximum = z.int().min(1);
+/** Absent: the default (create) or unchanged (update); null: none. */
+const shareOptions = {
+  password: z.string().nullable().optional(),
+  expiresAt: timestamp.nullable().optional(),
+  maxViews: shareMaximum.nullable().optional(),
+  maxDownloads: shareMaximum.nullable().optional(),
+};
+export const shareCreateBody = z.strictObject({ type: z.enum(SHARE_TYPES), id, ...shareOptions });
+export const shareUpdateBody = z.strictObject(shareOptions);
 export const searchBody = z.strictObject({
   query: z.string(),
   folderId: ref.default(null),

@@ -1,6 +1,7 @@
 import { injectable } from 'inversify';
-import type { Share, ShareType } from '../../domain/index.js';
-import type { ShareRepository } from '../../application/ports/index.js';
+import type { Share, ShareCounter, ShareType } from '../../domain/index.js';
+import { isShareActive } from '../../domain/index.js';
+import type { ShareChanges, ShareRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { Groups } from './groups.js';
 import { compareCreated } from './order.js';
@@ -47,17 +48,20 @@ export class MemoryShareRepository implements ShareRepository {
       .map(clone);
   }
 
-  async incrementViews(id: string): Promise<Share | null> {
+  /** No await between the check and the increment: nothing interleaves with them, as in MongoDB's one update. */
+  async countUse(id: string, counter: ShareCounter, now: Date): Promise<Share | null> {
     const share = this.rows.get(id);
-    if (!share) return null;
-    share.views += 1;
+    if (!share || !isShareActive(share, now)) return null;
+    share[counter] += 1;
     return clone(share);
   }
 
-  async setPassword(id: string, passwordHash: string | null): Promise<Share | null> {
+  async update(id: string, changes: ShareChanges): Promise<Share | null> {
     const share = this.rows.get(id);
     if (!share) return null;
-    share.passwordHash = passwordHash;
+    for (const [field, value] of Object.entries(clone(changes))) {
+      if (value !== undefined) Object.assign(share, { [field]: value });
+    }
     return clone(share);
   }
 

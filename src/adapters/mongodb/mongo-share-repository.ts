@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
-import type { Collection, Db } from 'mongodb';
-import type { Share, ShareType } from '../../domain/index.js';
-import type { ShareRepository } from '../../application/ports/index.js';
+import type { Collection, Db, Filter } from 'mongodb';
+import type { Share, ShareCounter, ShareType } from '../../domain/index.js';
+import type { ShareChanges, ShareRepository } from '../../application/ports/index.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { BY_CREATED } from './named-query.js';
@@ -15,6 +15,11 @@ interface ShareDoc {
   itemId: string;
   passwordHash: string | null;
   views: number;
+  /** Absent on shares written before downloads were counted, as are the three limits below (read as 0 and null). */
+  downloads?: number;
+  expiresAt?: Date | null;
+  maxViews?: number | null;
+  maxDownloads?: number | null;
   createdAt: Date;
 }
 
@@ -26,6 +31,10 @@ function toDoc(share: Share): ShareDoc {
     itemId: share.itemId,
     passwordHash: share.passwordHash,
     views: share.views,
+    downloads: share.downloads,
+    expiresAt: share.expiresAt && new Date(share.expiresAt),
+    maxViews: share.maxViews,
+    maxDownloads: share.maxDownloads,
     createdAt: new Date(share.createdAt),
   };
 }
@@ -37,8 +46,27 @@ function toShare(doc: ShareDoc): Share {
     type: doc.type,
     itemId: doc.itemId,
     passwordHash: doc.passwordHash ?? null,
-    views: doc.views,
+    views: doc.views ?? 0,
+    downloads: doc.downloads ?? 0,
+    expiresAt: doc.expiresAt ? new Date(doc.expiresAt) : null,
+    maxViews: doc.maxViews ?? null,
+    maxDownloads: doc.maxDownloads ?? null,
     createdAt: new Date(doc.createdAt),
+  };
+}
+
+/**
+ * The documents whose share is active at `now` (domain shareState), as a query: `null` matches an absent field too,
+ * so shares written before these fields existed are active and unlimited. A missing `downloads` compares as 0.
+ */
+function activeAt(now: Date): Filter<ShareDoc> {
+  const below = (counter: string, max: string) => ({ $expr: { $lt: [{ $ifNull: [counter, 0] }, max] } });
+  return {
+    $and: [
+      { $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] },
+      { $or: [{ maxViews: null }, below('$views', '$maxViews')] },
+      { $or: [{ maxDownloads: null }, below('$downloads', '$maxDownloads')] },
+    ],
   };
 }
 
@@ -84,13 +112,22 @@ export class MongoShareRepository implements ShareRepository {
     return (await this.shares.find({ ownerId }).sort(BY_CREATED).toArray()).map(toShare);
   }
 
-  async incrementViews(id: string): Promise<Share | null> {
-    const doc = await this.shares.findOneAndUpdate({ _id: id }, { $inc: { views: 1 } }, { returnDocument: 'after' });
+  /** One findOneAndUpdate: the check and the increment cannot be split by any other instance's write. */
+  async countUse(id: string, counter: ShareCounter, now: Date): Promise<Share | null> {
+    const doc = await this.shares.findOneAndUpdate(
+      { _id: id, ...activeAt(now) },
+      { $inc: { [counter]: 1 } },
+      { returnDocument: 'after' },
+    );
     return doc ? toShare(doc) : null;
   }
 
-  async setPassword(id: string, passwordHash: string | null): Promise<Share | null> {
-    const doc = await this.shares.findOneAndUpdate({ _id: id }, { $set: { passwordHash } }, { returnDocument: 'after' });
+  async update(id: string, changes: ShareChanges): Promise<Share | null> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const doc =
+      Object.keys(set).length === 0
+        ? await this.shares.findOne({ _id: id })
+        : await this.shares.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
     return doc ? toShare(doc) : null;
   }
 

@@ -1,6 +1,9 @@
-import type { Share, ShareType } from '../../domain/index.js';
+import type { Share, ShareCounter, ShareLimits, ShareType } from '../../domain/index.js';
 
 export const ShareRepository = Symbol('ShareRepository');
+
+/** What an owner may change on a share; absent fields stay as they are. */
+export type ShareChanges = Partial<Pick<Share, 'passwordHash'> & ShareLimits>;
 
 export interface ShareRepository {
   /** False when the item already has a share (one share per item); nothing is written then. */
@@ -11,9 +14,13 @@ export interface ShareRepository {
   idsForItems(type: ShareType, itemIds: readonly string[]): Promise<Map<string, string>>;
   /** Ordered by createdAt then id. */
   listByOwner(ownerId: string): Promise<Share[]>;
-  /** Atomically adds one view; returns the share after the change. */
-  incrementViews(id: string): Promise<Share | null>;
-  setPassword(id: string, passwordHash: string | null): Promise<Share | null>;
+  /**
+   * Adds one to `counter` only if the share is active at `now` (shareState), in one atomic check-and-set, so the
+   * maxima hold whatever races it, across instances. Returns the share after the change, or null when it is missing
+   * or not active (nothing changed).
+   */
+  countUse(id: string, counter: ShareCounter, now: Date): Promise<Share | null>;
+  update(id: string, changes: ShareChanges): Promise<Share | null>;
   delete(id: string): Promise<Share | null>;
   /** Deletes the shares of these items; returns the deleted ones. */
   deleteByItems(type: ShareType, itemIds: readonly string[]): Promise<Share[]>;

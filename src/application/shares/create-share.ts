@@ -1,4 +1,4 @@
-import type { Share } from '../../domain/index.js';
+import type { DomainError, Share, ShareType } from '../../domain/index.js';
 import {
   SHARE_TYPES,
   assertMay,
@@ -13,6 +13,7 @@ import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { withReserved } from '../usage-limits.js';
 import { ITEM_NAMES, sharedItem } from './share-item.js';
+import { shareLimits } from './share-limits.js';
 import { sharePasswordHash } from './share-password.js';
 import { shareView } from './share-views.js';
 
@@ -24,20 +25,22 @@ type Deps = Pick<
 
 /**
  * Uploader tokens may share only the files and pastes that same token made (see mayShareItem). One share per item:
- * a second one is a conflict.
+ * a second one is a conflict naming the existing share, which its owner could find anyway.
  */
 export class CreateShare implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, type, id, password }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, type, id, password, ...options }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'share.create');
     if (typeof type !== 'string' || !isShareType(type)) {
       throw badRequest(`type must be one of ${SHARE_TYPES.join(', ')}`, { field: 'type' });
     }
     assertMayShareKind(actor, type);
+    const limits = shareLimits(options, this.p.clock.now(), true);
     if (!mayShareItem(actor, await sharedItem(this.p, type, id))) throw notFound(ITEM_NAMES[type]);
     // Checked before reserving so a user at the maximum still hears why; the insert below stays the real guard.
-    if (await this.p.shares.findByItem(type, id)) throw conflict('This item is already shared');
+    const taken = await this.conflictOf(type, id);
+    if (taken) throw taken;
     // Hashing is slow; doing it before reserving keeps the reservation window short.
     const passwordHash = await sharePasswordHash(this.p, password);
     const share = await withReserved(this.p, actor.userId, 'shares', async () => {
@@ -48,9 +51,16 @@ export class CreateShare implements Port {
         itemId: id,
         passwordHash,
         views: 0,
+        downloads: 0,
+        expiresAt: null,
+        maxViews: null,
+        maxDownloads: null,
+        ...limits,
         createdAt: this.p.clock.now(),
       };
-      if (!(await this.p.shares.insert(created))) throw conflict('This item is already shared');
+      if (!(await this.p.shares.insert(created))) {
+        throw (await this.conflictOf(type, id)) ?? conflict('This item is already shared');
+      }
       return created;
     });
     const view = await shareView(this.p, share);
@@ -61,5 +71,14 @@ export class CreateShare implements Port {
       throw notFound(ITEM_NAMES[type]);
     }
     return view;
+  }
+
+  /**
+   * The conflict of a second share, naming the share the item has; null when it has none. An insert that lost the
+   * race to another create still fails when that share is gone again by the time it looks, only without an id.
+   */
+  private async conflictOf(type: ShareType, itemId: string): Promise<DomainError | null> {
+    const existing = await this.p.shares.findByItem(type, itemId);
+    return existing && conflict('This item is already shared', { shareId: existing.id });
   }
 }

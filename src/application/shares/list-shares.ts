@@ -6,8 +6,11 @@ import { shareView } from './share-views.js';
 
 type Port = Core['listShares'];
 
+/** Every share of the caller, expired and exhausted ones too (their `state` says so), so they can be lifted. */
 export class ListShares implements Port {
-  constructor(private readonly p: Pick<Ports, 'shares' | 'users' | 'files' | 'folders' | 'collections' | 'pastes'>) {}
+  constructor(
+    private readonly p: Pick<Ports, 'shares' | 'users' | 'files' | 'folders' | 'collections' | 'pastes' | 'clock'>,
+  ) {}
 
   async execute({ actor }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'share.list');

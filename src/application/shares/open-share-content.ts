@@ -1,20 +1,30 @@
-import type { Paste } from '../../domain/index.js';
+import type { Paste, Share } from '../../domain/index.js';
 import { badRequest } from '../../domain/index.js';
 import type { Core, FileContent } from '../contract.js';
 import { fileContent } from '../file-content.js';
 import type { ByteRange, Ports } from '../ports/index.js';
-import { findShare, unlockShare } from '../share-access.js';
+import { assertActive, countingDownloads, findShare, unlockShare } from '../share-access.js';
 import { owned } from '../owned.js';
 
 type Port = Core['openShareContent'];
 
-/** A shared file's bytes or a shared paste's raw text. Counts no view: only reading the share itself does. */
+/**
+ * A shared file's bytes or a shared paste's raw text. Counts no view: only reading the share itself does. Opening
+ * it from byte 0 counts a download (countingDownloads).
+ */
 export class OpenShareContent implements Port {
-  constructor(private readonly p: Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs'>) {}
+  constructor(
+    private readonly p: Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs' | 'clock'>,
+  ) {}
 
   async execute({ actor, id, password, client }: Parameters<Port['execute']>[0]): Promise<FileContent> {
     const share = await findShare(this.p, id, client);
+    assertActive(this.p, share, actor);
     await unlockShare(this.p, share, { password, client }, actor);
+    return countingDownloads(this.p, await this.content(share), share, actor);
+  }
+
+  private async content(share: Share): Promise<FileContent> {
     switch (share.type) {
       case 'file':
         return fileContent(this.p, owned(await this.p.files.findById(share.itemId), share.ownerId, 'Share'));

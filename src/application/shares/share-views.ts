@@ -1,9 +1,29 @@
 import type { Share } from '../../domain/index.js';
+import { shareState } from '../../domain/index.js';
+import { isoTime } from '../iso-time.js';
 import type { Ports } from '../ports/index.js';
 import type { ShareView } from '../views.js';
 
-type Deps = Pick<Ports, 'users' | 'files' | 'folders' | 'collections' | 'pastes'>;
+type Deps = Pick<Ports, 'users' | 'files' | 'folders' | 'collections' | 'pastes' | 'clock'>;
 type Item = Pick<ShareView, 'file' | 'folder' | 'collection' | 'paste'>;
+type OwnFields = Omit<ShareView, 'owner' | keyof Item>;
+
+/** The fields a share carries itself, its state at `now` included: what changes when a read counts. */
+export function shareFields(share: Share, now: Date): OwnFields {
+  return {
+    id: share.id,
+    ownerId: share.ownerId,
+    type: share.type,
+    createdAt: isoTime(share.createdAt),
+    expiresAt: share.expiresAt && isoTime(share.expiresAt),
+    views: share.views,
+    maxViews: share.maxViews,
+    downloads: share.downloads,
+    maxDownloads: share.maxDownloads,
+    state: shareState(share, now),
+    protected: share.passwordHash !== null,
+  };
+}
 
 /**
  * The view of a share with exactly the one item object its type names, or null when the item (or its owner)
@@ -12,16 +32,7 @@ type Item = Pick<ShareView, 'file' | 'folder' | 'collection' | 'paste'>;
 export async function shareView(p: Deps, share: Share): Promise<ShareView | null> {
   const [owner, item] = await Promise.all([p.users.findById(share.ownerId), itemOf(p, share)]);
   if (!owner || !item) return null;
-  return {
-    id: share.id,
-    ownerId: share.ownerId,
-    type: share.type,
-    createdAt: share.createdAt.toISOString(),
-    views: share.views,
-    protected: share.passwordHash !== null,
-    owner: { id: owner.id, username: owner.username },
-    ...item,
-  };
+  return { ...shareFields(share, p.clock.now()), owner: { id: owner.id, username: owner.username }, ...item };
 }
 
 async function itemOf(p: Deps, share: Share): Promise<Item | null> {
