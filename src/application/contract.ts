@@ -57,6 +57,8 @@ export interface ReadAccess {
 export interface FileContent {
   name: string;
   mime: string;
+  /** Sent with the type (`; charset=utf-8`) when the bytes are text known to be valid UTF-8. */
+  charset: 'utf-8' | null;
   size: number;
   /** Strong validator: a blob's bytes never change. */
   etag: string;
@@ -155,6 +157,8 @@ export interface Core {
        * (the client is gone), the upload is undone like an aborted one and fails; without it, the file is kept.
        */
       deliver?: (file: FileView) => Promise<boolean>;
+      /** Shares the file in the same request (one-request upload and share); the answer then carries its shareId. */
+      share?: ShareOptions | null;
     },
     FileView
   >;
@@ -177,7 +181,11 @@ export interface Core {
   addToCollection: UseCase<{ actor: Actor; id: string; fileId: string }, CollectionView>;
   removeFromCollection: UseCase<{ actor: Actor; id: string; fileId: string }, CollectionView>;
   // pastes
-  createPaste: UseCase<{ actor: Actor; name?: string; type?: string; content: string }, PasteView>;
+  /** `share` shares the paste in the same request, as `uploadFile` does. */
+  createPaste: UseCase<
+    { actor: Actor; name?: string; type?: string; content: string; share?: ShareOptions | null },
+    PasteView
+  >;
   listPastes: UseCase<{ actor: Actor }, PasteView[]>;
   getPaste: UseCase<{ access: ReadAccess; id: string }, PasteView>;
   updatePaste: UseCase<{ actor: Actor; id: string; name?: string; type?: string; content?: string }, PasteView>;

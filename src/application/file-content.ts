@@ -8,6 +8,7 @@ export function fileContent(p: Pick<Ports, 'blobs'>, file: StoredFile): FileCont
   return {
     name: file.name,
     mime: file.mime,
+    charset: file.charset,
     size: file.size,
     // A file's bytes never change and ids are never reused, so the id is a strong validator; the blob key would
     // do as well but is storage detail no client may see.

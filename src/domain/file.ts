@@ -9,6 +9,8 @@ export interface StoredFile {
   blobKey: string;
   /** The uploader (API) token it was uploaded with; null when a session uploaded it. */
   uploaderTokenId: string | null;
+  /** 'utf-8' when the type is text and every byte was valid UTF-8 (served with that charset); null otherwise. */
+  charset: 'utf-8' | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -20,6 +22,13 @@ export const DEFAULT_MIME = 'application/octet-stream';
 export function normalizeMime(raw: string | undefined): string {
   const essence = (raw ?? '').split(';')[0]!.trim().toLowerCase();
   return MIME_PATTERN.test(essence) ? essence : DEFAULT_MIME;
+}
+
+const TEXTUAL_MIME = /^(text\/[a-z0-9.+-]+|application\/(json|javascript|ecmascript|xml|[a-z0-9.-]+\+(json|xml)))$/;
+
+/** Types whose bytes are characters: they are served with a charset once the bytes are known to be valid UTF-8. */
+export function isTextual(mime: string): boolean {
+  return TEXTUAL_MIME.test(mime);
 }
 
 const ACTIVE_MIME = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[a-z0-9.+-]*\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript)$/;

@@ -240,6 +240,7 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
     size: blob.size,
     blobKey: blob.key,
     uploaderTokenId: null,
+    charset: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -254,6 +255,7 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
     content: tag,
     size: tag.length,
     uploaderTokenId: null,
+    charset: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -21,6 +21,7 @@ export async function storeFile(
     size,
     blobKey: key,
     uploaderTokenId: null,
+    charset: null,
     createdAt: now,
     updatedAt: now,
   };

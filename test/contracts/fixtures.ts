@@ -57,6 +57,7 @@ export function aFile(fields: Partial<StoredFile> = {}): StoredFile {
     size: 12,
     blobKey: `blob-${id}`,
     uploaderTokenId: null,
+    charset: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,

@@ -49,6 +49,7 @@ async function storedRaw(name: string, mime = 'text/plain'): Promise<StoredFile>
     size: blob.size,
     blobKey: blob.key,
     uploaderTokenId: null,
+    charset: null,
     createdAt: t.clock.now(),
     updatedAt: t.clock.now(),
   };

@@ -40,6 +40,7 @@ async function storedRaw(name: string): Promise<StoredFile> {
     size: blob.size,
     blobKey: blob.key,
     uploaderTokenId: null,
+    charset: null,
     createdAt: t.clock.now(),
     updatedAt: t.clock.now(),
   };

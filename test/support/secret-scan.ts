@@ -15,7 +15,7 @@ export interface Exchange {
 const MIN_SECRET_LENGTH = 8;
 
 /** The only answers that may carry a token: the one moment its secret is handed out. */
-const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/register|token)$/;
+const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/register|token|token\/sharex)$/;
 
 /**
  * Watches everything a test sends and receives, and finds responses that carry a secret: a password or share

@@ -6,6 +6,7 @@ import { Auth, type AuthState } from './auth.js';
 import { errorMiddleware } from './errors.js';
 import type { HttpLogger } from './http-logger.js';
 import { registerRoutes } from './routes/index.js';
+import { shareUrls } from './share-urls.js';
 
 export type { HttpLogger } from './http-logger.js';
 
@@ -44,6 +45,7 @@ export class HttpApp {
       logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'request');
     });
     this.koa.use(errorMiddleware(logger));
+    this.koa.use(shareUrls(options.publicUrl, options.trustProxy));
     this.koa.use(router.routes());
     this.koa.use(router.allowedMethods());
     // Errors after the response has started (a failing download stream) arrive here instead of crashing.

@@ -68,7 +68,7 @@ export async function sendContent(ctx: Context, content: FileContent): Promise<v
     return;
   }
   ctx.set({
-    'Content-Type': content.mime,
+    'Content-Type': content.charset ? `${content.mime}; charset=${content.charset}` : content.mime,
     'Content-Disposition': contentDispositionOf(content.name, content.disposition),
   });
   if (range) {

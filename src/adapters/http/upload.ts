@@ -1,20 +1,40 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
+import { z } from 'zod';
 import { DomainError, badRequest } from '../../domain/index.js';
-import { parseId } from './validation.js';
+import type { ShareOptions } from '../../application/contract.js';
+import { parseField, parseId, shareMaximum, timestamp } from './validation.js';
 
-/** The form fields an upload understands; each must come before the file part. */
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+const formInteger = z
+  .string()
+  .regex(/^\d{1,15}$/, 'expected a whole number')
+  .transform(Number)
+  .pipe(shareMaximum);
+
+/** The form fields an upload understands; each must come before the file part. An empty field counts as absent. */
 const FIELDS = {
   folderId: (value: string) => parseId(value, 'folderId'),
   name: (value: string) => value,
+  // One request that uploads and shares (ShareX and scripts cannot chain a second request).
+  share: (value: string) => parseField(flag, value, 'share'),
+  password: (value: string) => value,
+  expiresAt: (value: string) => parseField(timestamp, value, 'expiresAt'),
+  maxViews: (value: string) => parseField(formInteger, value, 'maxViews'),
+  maxDownloads: (value: string) => parseField(formInteger, value, 'maxDownloads'),
 };
 type UploadFields = { [K in keyof typeof FIELDS]: ReturnType<(typeof FIELDS)[K]> | null };
+const SHARE_OPTIONS = ['password', 'expiresAt', 'maxViews', 'maxDownloads'] as const;
 
-export interface UploadPart extends UploadFields {
+export interface UploadPart {
   content: AsyncIterable<Uint8Array>;
   filename: string;
   mime: string | undefined;
+  folderId: string | null;
+  name: string | null;
+  /** The share to make with the file (`share=true`), with its options; null: none. */
+  share: ShareOptions | null;
 }
 
 const FIELD_LIMIT = 4 * 1024;
@@ -53,7 +73,15 @@ export function receiveUpload<T>(
 class MultipartUpload<T> {
   readonly result: Promise<T>;
   private settle!: { resolve: (value: T) => void; reject: (err: Error) => void };
-  private readonly fields: UploadFields = { folderId: null, name: null };
+  private readonly fields: UploadFields = {
+    folderId: null,
+    name: null,
+    share: null,
+    password: null,
+    expiresAt: null,
+    maxViews: null,
+    maxDownloads: null,
+  };
   private started = false;
   private failure: Error | null = null;
   private fileStream: Readable | null = null;
@@ -106,13 +134,24 @@ class MultipartUpload<T> {
   private onField(name: string, value: string, truncated: boolean): void {
     if (this.failure) return;
     if (this.started) return this.fail(badRequest(`Fields ${Object.keys(FIELDS).join(', ')} must come before the file part`));
-    if (!isField(name)) return;
+    // As with JSON bodies, a field the upload does not know is refused rather than silently dropped.
+    if (!isField(name)) return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
     if (truncated) return this.fail(badRequest(`Field ${name} is too long`));
     try {
-      this.fields[name] = value === '' ? null : FIELDS[name](value);
+      (this.fields as Record<string, unknown>)[name] = value === '' ? null : FIELDS[name](value);
     } catch (err) {
       this.fail(err as Error);
     }
+  }
+
+  /** The share options sent, as the core takes them; options without `share=true` would be dropped, so they are refused. */
+  private shareOptions(): ShareOptions | null {
+    const named = SHARE_OPTIONS.filter((option) => this.fields[option] !== null);
+    if (this.fields.share !== true) {
+      if (named.length > 0) throw badRequest(`${named.join(', ')} take effect only with share=true`, { field: named[0] });
+      return null;
+    }
+    return Object.fromEntries(named.map((option) => [option, this.fields[option]]));
   }
 
   private onFile(name: string, stream: Readable, info: busboy.FileInfo): void {
@@ -122,6 +161,13 @@ class MultipartUpload<T> {
       stream.resume();
       return;
     }
+    let share: ShareOptions | null;
+    try {
+      share = this.shareOptions();
+    } catch (err) {
+      stream.resume();
+      return this.fail(err as Error);
+    }
     this.started = true;
     this.fileStream = stream;
     stream.on('limit', () => this.fail(tooLarge(this.maxBytes)));
@@ -129,7 +175,9 @@ class MultipartUpload<T> {
       content: contentOf(stream, this.formComplete),
       filename: info.filename ?? '',
       mime: info.mimeType,
-      ...this.fields,
+      folderId: this.fields.folderId,
+      name: this.fields.name,
+      share,
     }).then(this.settle.resolve, (err: Error) => {
       const first = this.failure ?? err;
       this.fail(err);

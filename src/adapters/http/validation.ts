@@ -25,6 +25,13 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   return result.data;
 }
 
+/** One value of a form or a query, judged by `schema`; a failure names `field`. */
+export function parseField<S extends z.ZodType>(schema: S, value: unknown, field: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, field);
+  return result.data;
+}
+
 /** One shared schema for every id: building a schema per call made zod compile a parser on every request. */
 export function parseId(value: string | undefined, field = 'id'): string {
   const result = id.safeParse(value);
@@ -41,21 +48,16 @@ export const folderCreateBody = z.strictObject({ name: z.string(), parentId: ref
 export const folderUpdateBody = z.strictObject({ name: z.string().optional(), parentId: ref.optional() });
 export const collectionCreateBody = z.strictObject({ name: z.string() });
 export const collectionUpdateBody = z.strictObject({ name: z.string().optional() });
-export const pasteCreateBody = z.strictObject({
-  name: z.string().optional(),
-  type: z.string().optional(),
-  content: z.string(),
-});
 export const pasteUpdateBody = z.strictObject({
   name: z.string().optional(),
   type: z.string().optional(),
   content: z.string().optional(),
 });
 /** An instant written in ISO 8601 with its offset (`2026-12-01T18:00:00Z`, `…+02:00`): never a local time. */
-const timestamp = z.iso
+export const timestamp = z.iso
   .datetime({ offset: true, message: 'expected an ISO 8601 timestamp with a time zone, such as 2026-12-01T18:00:00Z' })
   .transform((text) => new Date(text));
-const shareMaximum = z.int().min(1);
+export const shareMaximum = z.int().min(1);
 /** Absent: the default (create) or unchanged (update); null: none. */
 const shareOptions = {
   password: z.string().nullable().optional(),
@@ -65,6 +67,25 @@ const shareOptions = {
 };
 export const shareCreateBody = z.strictObject({ type: z.enum(SHARE_TYPES), id, ...shareOptions });
 export const shareUpdateBody = z.strictObject(shareOptions);
+/** `share: true` shares the paste in the same request, with the options of a share; options alone are refused. */
+export const pasteCreateBody = z
+  .strictObject({
+    name: z.string().optional(),
+    type: z.string().optional(),
+    content: z.string(),
+    share: z.boolean().optional(),
+    ...shareOptions,
+  })
+  .transform(({ share, password, expiresAt, maxViews, maxDownloads, ...paste }, ctx) => {
+    const options = Object.fromEntries(
+      Object.entries({ password, expiresAt, maxViews, maxDownloads }).filter(([, value]) => value !== undefined),
+    );
+    if (share !== true && Object.keys(options).length > 0) {
+      for (const path of Object.keys(options)) ctx.addIssue({ code: 'custom', path: [path], message: 'takes effect only with share: true' });
+      return z.NEVER;
+    }
+    return { ...paste, share: share === true ? options : null };
+  });
 export const searchBody = z.strictObject({
   query: z.string(),
   folderId: ref.default(null),

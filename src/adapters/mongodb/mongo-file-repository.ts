@@ -17,6 +17,8 @@ interface FileDoc {
   blobKey: string;
   /** Absent on files from before it was recorded: those read as a session's. */
   uploaderTokenId?: string | null;
+  /** Absent on files from before it was recorded: those are served without a charset, as they were. */
+  charset?: 'utf-8' | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -32,6 +34,7 @@ function toDoc(file: StoredFile): FileDoc {
     size: file.size,
     blobKey: file.blobKey,
     uploaderTokenId: file.uploaderTokenId,
+    charset: file.charset,
     createdAt: new Date(file.createdAt),
     updatedAt: new Date(file.updatedAt),
   };
@@ -47,6 +50,7 @@ function toFile(doc: FileDoc): StoredFile {
     size: doc.size,
     blobKey: doc.blobKey,
     uploaderTokenId: doc.uploaderTokenId ?? null,
+    charset: doc.charset ?? null,
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };

@@ -1,7 +1,8 @@
-import type { LimitKind, StoredFile } from '../../domain/index.js';
+import type { Actor, LimitKind, StoredFile } from '../../domain/index.js';
 import {
   DomainError,
   assertMay,
+  isTextual,
   badRequest,
   cleanName,
   limitReached,
@@ -10,19 +11,20 @@ import {
   requireName,
   uploaderTokenOf,
 } from '../../domain/index.js';
-import type { Core } from '../contract.js';
+import type { Core, ShareOptions } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { removeFiles } from '../remove-files.js';
 import { limitsOf } from '../usage-limits.js';
 import { owned } from '../owned.js';
 import { fileView } from '../views.js';
+import { shareItem, type ShareDeps } from '../shares/create-share.js';
+import { shareLimits } from '../shares/share-limits.js';
 import { StorageMeter } from './storage-meter.js';
+import { Utf8Check } from './utf8-check.js';
 
 type Port = Core['uploadFile'];
-type Deps = Pick<
-  Ports,
-  'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'shares' | 'collections'
->;
+type Deps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'shares'> &
+  ShareDeps;
 
 /** The display name of an upload whose filename cleans down to nothing (and no name was given). */
 export const UNTITLED_FILE = 'untitled';
@@ -43,8 +45,10 @@ const tooManyUploads = (max: number) =>
 export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, folderId, name, filename, mime, content, deliver }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, folderId, name, filename, mime, content, deliver, share }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'file.upload');
+    // Options of the share asked for are judged before any byte is taken, so a bad one costs the client nothing.
+    if (share) shareLimits(share, this.p.clock.now(), true);
     if (folderId !== null) owned(await this.p.folders.findById(folderId), actor.userId, 'Folder');
     // An explicit name must be usable; a filename is whatever the client's disk had, so it only falls back.
     const displayName = name !== null ? requireName(name) : cleanName(filename) || UNTITLED_FILE;
@@ -60,10 +64,13 @@ export class UploadFile implements Port {
     }
 
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);
+    const fileMime = normalizeMime(mime);
+    // Text is checked as it streams by, so it can be served with its charset; other bytes go through untouched.
+    const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
     let blobKey: string | null = null;
     let file: StoredFile;
     try {
-      const blob = await this.p.blobs.write(meter.metered(content));
+      const blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content));
       blobKey = blob.key;
       meter.settle(blob.size);
       const now = this.p.clock.now();
@@ -72,10 +79,11 @@ export class UploadFile implements Port {
         ownerId: actor.userId,
         folderId,
         name: displayName,
-        mime: normalizeMime(mime),
+        mime: fileMime,
         size: blob.size,
         blobKey: blob.key,
         uploaderTokenId: uploaderTokenOf(actor),
+        charset: utf8?.end() ? 'utf-8' : null,
         createdAt: now,
         updatedAt: now,
       };
@@ -86,7 +94,7 @@ export class UploadFile implements Port {
     }
     if (folderId !== null) await this.assertLanded(file, folderId);
     await this.settle(file);
-    const view = fileView(file, null);
+    const view = fileView(file, share ? await this.shareOf(file, actor, share) : null);
     if (deliver && !(await deliver(view).catch(() => false))) {
       // Nobody learnt of this file, so nobody can use or delete it: it goes as if the upload had been aborted.
       await removeFiles(this.p, [file]);
@@ -108,6 +116,16 @@ export class UploadFile implements Port {
       await Promise.allSettled([this.p.usage.settleHold(file.ownerId, file.id)]);
     }
     throw notFound('Folder');
+  }
+
+  /** The share the upload asked for, made as any share is; if it cannot be made, the upload goes too. */
+  private async shareOf(file: StoredFile, actor: Actor, options: ShareOptions): Promise<string> {
+    try {
+      return (await shareItem(this.p, actor, 'file', file.id, options)).id;
+    } catch (err) {
+      await removeFiles(this.p, [file]);
+      throw err;
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { DomainError, Share, ShareType } from '../../domain/index.js';
+import type { Actor, DomainError, Share, ShareType } from '../../domain/index.js';
 import {
   SHARE_TYPES,
   assertMay,
@@ -9,7 +9,8 @@ import {
   mayShareItem,
   notFound,
 } from '../../domain/index.js';
-import type { Core } from '../contract.js';
+import type { Core, ShareOptions } from '../contract.js';
+import type { ShareView } from '../views.js';
 import type { Ports } from '../ports/index.js';
 import { withReserved } from '../usage-limits.js';
 import { ITEM_NAMES, sharedItem } from './share-item.js';
@@ -18,7 +19,7 @@ import { sharePasswordHash } from './share-password.js';
 import { shareView } from './share-views.js';
 
 type Port = Core['createShare'];
-type Deps = Pick<
+export type ShareDeps = Pick<
   Ports,
   'shares' | 'files' | 'folders' | 'collections' | 'pastes' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher'
 >;
@@ -28,57 +29,68 @@ type Deps = Pick<
  * a second one is a conflict naming the existing share, which its owner could find anyway.
  */
 export class CreateShare implements Port {
-  constructor(private readonly p: Deps) {}
+  constructor(private readonly p: ShareDeps) {}
 
-  async execute({ actor, type, id, password, ...options }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, type, id, ...options }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'share.create');
     if (typeof type !== 'string' || !isShareType(type)) {
       throw badRequest(`type must be one of ${SHARE_TYPES.join(', ')}`, { field: 'type' });
     }
-    assertMayShareKind(actor, type);
-    const limits = shareLimits(options, this.p.clock.now(), true);
-    if (!mayShareItem(actor, await sharedItem(this.p, type, id))) throw notFound(ITEM_NAMES[type]);
-    // Checked before reserving so a user at the maximum still hears why; the insert below stays the real guard.
-    const taken = await this.conflictOf(type, id);
-    if (taken) throw taken;
-    // Hashing is slow; doing it before reserving keeps the reservation window short.
-    const passwordHash = await sharePasswordHash(this.p, password);
-    const share = await withReserved(this.p, actor.userId, 'shares', async () => {
-      const created: Share = {
-        id: this.p.ids.newShareId(),
-        ownerId: actor.userId,
-        type,
-        itemId: id,
-        passwordHash,
-        views: 0,
-        downloads: 0,
-        expiresAt: null,
-        maxViews: null,
-        maxDownloads: null,
-        ...limits,
-        createdAt: this.p.clock.now(),
-      };
-      if (!(await this.p.shares.insert(created))) {
-        throw (await this.conflictOf(type, id)) ?? conflict('This item is already shared');
-      }
-      return created;
-    });
-    const view = await shareView(this.p, share);
-    if (!view) {
-      // The item was deleted between the check and the insert, after its delete had swept its shares:
-      // take the orphan back (its count too, unless that delete got to it first).
-      if (await this.p.shares.delete(share.id)) await this.p.usage.release(actor.userId, 'shares', 1);
-      throw notFound(ITEM_NAMES[type]);
-    }
-    return view;
+    return shareItem(this.p, actor, type, id, options);
   }
+}
 
-  /**
-   * The conflict of a second share, naming the share the item has; null when it has none. An insert that lost the
-   * race to another create still fails when that share is gone again by the time it looks, only without an id.
-   */
-  private async conflictOf(type: ShareType, itemId: string): Promise<DomainError | null> {
-    const existing = await this.p.shares.findByItem(type, itemId);
-    return existing && conflict('This item is already shared', { shareId: existing.id });
+/** Shares one item with the options given; the one way a share is made, by CreateShare and by uploads that ask for one. */
+export async function shareItem(
+  p: ShareDeps,
+  actor: Actor,
+  type: ShareType,
+  id: string,
+  { password, ...options }: ShareOptions,
+): Promise<ShareView> {
+  assertMayShareKind(actor, type);
+  const limits = shareLimits(options, p.clock.now(), true);
+  if (!mayShareItem(actor, await sharedItem(p, type, id))) throw notFound(ITEM_NAMES[type]);
+  // Checked before reserving so a user at the maximum still hears why; the insert below stays the real guard.
+  const taken = await conflictOf(p, type, id);
+  if (taken) throw taken;
+  // Hashing is slow; doing it before reserving keeps the reservation window short.
+  const passwordHash = await sharePasswordHash(p, password);
+  const share = await withReserved(p, actor.userId, 'shares', async () => {
+    const created: Share = {
+      id: p.ids.newShareId(),
+      ownerId: actor.userId,
+      type,
+      itemId: id,
+      passwordHash,
+      views: 0,
+      downloads: 0,
+      expiresAt: null,
+      maxViews: null,
+      maxDownloads: null,
+      ...limits,
+      createdAt: p.clock.now(),
+    };
+    if (!(await p.shares.insert(created))) {
+      throw (await conflictOf(p, type, id)) ?? conflict('This item is already shared');
+    }
+    return created;
+  });
+  const view = await shareView(p, share);
+  if (!view) {
+    // The item was deleted between the check and the insert, after its delete had swept its shares:
+    // take the orphan back (its count too, unless that delete got to it first).
+    if (await p.shares.delete(share.id)) await p.usage.release(actor.userId, 'shares', 1);
+    throw notFound(ITEM_NAMES[type]);
   }
+  return view;
+}
+
+/**
+ * The conflict of a second share, naming the share the item has; null when it has none. An insert that lost the
+ * race to another create still fails when that share is gone again by the time it looks, only without an id.
+ */
+async function conflictOf(p: ShareDeps, type: ShareType, itemId: string): Promise<DomainError | null> {
+  const existing = await p.shares.findByItem(type, itemId);
+  return existing && conflict('This item is already shared', { shareId: existing.id });
 }

@@ -41,7 +41,8 @@ const encoder = new TextEncoder();
 function pasteContent(paste: Paste): FileContent {
   return {
     name: paste.name,
-    mime: 'text/plain; charset=utf-8',
+    mime: 'text/plain',
+    charset: 'utf-8',
     size: paste.size,
     // A paste changes in place, so its validator follows the last change rather than an immutable blob.
     etag: `"${paste.id}-${paste.updatedAt.getTime()}"`,

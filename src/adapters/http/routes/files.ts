@@ -1,4 +1,7 @@
+import type { FileView } from '../../../application/views.js';
 import { answerNow } from '../answer-now.js';
+import { publicBase } from '../public-url.js';
+import { addShareUrls } from '../share-urls.js';
 import { actorOf } from '../auth.js';
 import { jsonBody } from '../json-body.js';
 import { sendContent } from '../send-content.js';
@@ -11,9 +14,12 @@ export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps
   // upload undone instead of a file it never learns of.
   router.post('/api/file', auth.required, async (ctx) => {
     const actor = actorOf(ctx);
-    await receiveUpload(ctx.req, options.maxUploadBytes, (part) =>
-      core.uploadFile.execute({ actor, ...part, deliver: (file) => answerNow(ctx, 201, file) }),
-    );
+    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const deliver = (file: FileView) => {
+      addShareUrls(file, base);
+      return answerNow(ctx, 201, file);
+    };
+    await receiveUpload(ctx.req, options.maxUploadBytes, (part) => core.uploadFile.execute({ actor, ...part, deliver }));
   });
 
   router.get('/api/file/:id', async (ctx) => {

@@ -1,12 +1,26 @@
 import { actorOf } from '../auth.js';
 import { jsonBody } from '../json-body.js';
+import { contentDispositionOf } from '../header-text.js';
+import { publicBase } from '../public-url.js';
+import { sharexConfig } from '../sharex-config.js';
 import { parse, parseId, tokenCreateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-export function tokenRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+export function tokenRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   router.post('/api/token', auth.required, jsonBody(), async (ctx) => {
     const { name } = parse(tokenCreateBody, ctx.request.body);
     ctx.body = await core.createApiToken.execute({ actor: actorOf(ctx), name });
+    ctx.status = 201;
+  });
+
+  // A new uploader token, handed out inside a ShareX config: the one answer besides POST /api/token with its secret.
+  router.post('/api/token/sharex', auth.required, jsonBody(), async (ctx) => {
+    const { name } = parse(tokenCreateBody, ctx.request.body);
+    const created = await core.createApiToken.execute({ actor: actorOf(ctx), name });
+    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    ctx.set('Content-Disposition', contentDispositionOf(`${sxcuName(name)}.sxcu`, 'attachment'));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = sharexConfig(base, created.token);
     ctx.status = 201;
   });
 
@@ -18,4 +32,9 @@ export function tokenRoutes(router: AppRouter, { core, auth }: RouteDeps): void 
     await core.deleteApiToken.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
     ctx.status = 204;
   });
+}
+
+/** A file name from the token's name: letters, digits, dot, dash and underscore (others become dashes), else "coffer". */
+function sxcuName(name: string): string {
+  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64) || 'coffer';
 }
