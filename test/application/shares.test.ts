@@ -283,7 +283,8 @@ describe('shares', () => {
       const s = await share(alice, 'paste', p.id);
       const content = await open(s.id);
       expect(content).toMatchObject({
-        mime: 'text/plain; charset=utf-8',
+        mime: 'text/plain',
+        charset: 'utf-8',
         size: 7,
         disposition: 'inline',
         active: false,
