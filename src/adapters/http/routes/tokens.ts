@@ -1,9 +1,10 @@
 import { actorOf } from '../auth.js';
 import { jsonBody } from '../json-body.js';
+import { linkNext, parsePage } from '../paging.js';
 import { parse, parseId, tokenCreateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-export function tokenRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+export function tokenRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   router.post('/api/token', auth.required, jsonBody(), async (ctx) => {
     const { name } = parse(tokenCreateBody, ctx.request.body);
     ctx.body = await core.createApiToken.execute({ actor: actorOf(ctx), name });
@@ -11,7 +12,10 @@ export function tokenRoutes(router: AppRouter, { core, auth }: RouteDeps): void 
   });
 
   router.get('/api/token', auth.required, async (ctx) => {
-    ctx.body = await core.listApiTokens.execute({ actor: actorOf(ctx) });
+    const page = parsePage(ctx);
+    const { items, nextCursor } = await core.listApiTokens.execute({ actor: actorOf(ctx), ...page });
+    linkNext(ctx, options, '/api/token', page, nextCursor);
+    ctx.body = items;
   });
 
   router.delete('/api/token/:id', auth.required, async (ctx) => {
