@@ -133,7 +133,8 @@ export function keysetPagesContract(name: string, make: () => Promise<PagedRepos
       await r.tokens.insert(aToken({ id: 'o-1', userId: 'owner-2', type: 'uploader', expiresAt: null }));
       await r.tokens.insert(aToken({ id: 's-1', userId: 'owner-1', type: 'session', expiresAt: null, createdAt: at(1) }));
 
-      const listings: Array<[string, (owner: string, after: CreatedKey | null, limit: number) => Promise<{ id: string }[]>]> = [
+      type Pager = (owner: string, after: CreatedKey | null, limit: number) => Promise<{ id: string }[]>;
+      const listings: Array<[string, Pager]> = [
         ['pastes', (owner, after, limit) => r.pastes.pageByOwner(owner, after, limit)],
         ['collections', (owner, after, limit) => r.collections.pageByOwner(owner, after, limit)],
         ['tokens', (owner, after, limit) => r.tokens.pageByUser(owner, 'uploader', after, limit)],
@@ -163,9 +164,12 @@ export function keysetPagesContract(name: string, make: () => Promise<PagedRepos
         await r.folders.insert(aFolder({ id, name: n }));
       }
       for (const size of [1, 3, 7, 100]) {
-        const files = await walk((after: NameKey | null, limit) => r.files.pageInFolder('owner-1', null, after, limit), nameKey, size);
+        const pageFiles = (after: NameKey | null, limit: number) => r.files.pageInFolder('owner-1', null, after, limit);
+        const files = await walk(pageFiles, nameKey, size);
         expect(files).toEqual(ids(await r.files.listInFolders('owner-1', [null], 1000)));
-        const folders = await walk((after: NameKey | null, limit) => r.folders.pageChildren('owner-1', null, after, limit), nameKey, size);
+        const pageFolders = (after: NameKey | null, limit: number) =>
+          r.folders.pageChildren('owner-1', null, after, limit);
+        const folders = await walk(pageFolders, nameKey, size);
         expect(folders).toEqual(ids(await r.folders.listChildren('owner-1', [null], 1000)));
         expect(new Set(folders).size).toBe(names.length);
       }

@@ -52,8 +52,10 @@ export function paginationSuite(label: string, makeApp: () => Promise<PagingApp>
         await Promise.all(Array.from({ length: Math.min(25, count - start) }, (_, j) => make(start + j)));
       }
     };
-    const upload = async (actor: Actor, name: string) =>
-      (await app.core.uploadFile.execute({ actor, folderId: null, name, filename: name, mime: 'text/plain', content: bytes('x') })).id;
+    const upload = async (actor: Actor, name: string) => {
+      const input = { actor, folderId: null, name, filename: name, mime: 'text/plain', content: bytes('x') };
+      return (await app.core.uploadFile.execute(input)).id;
+    };
 
     /** Follows `nextCursor` (object answers) from `path`, checking each page against the Link header too. */
     async function walkRoot(token: string, limit?: number) {
@@ -100,7 +102,8 @@ export function paginationSuite(label: string, makeApp: () => Promise<PagingApp>
       const { actor, token } = await user('walker');
       const folderIds: string[] = [];
       await inParallel(30, async (i) => {
-        folderIds.push((await app.core.createFolder.execute({ actor, name: `${['Box', 'box', 'BOX'][i % 3]} ${i % 7}`, parentId: null })).id);
+        const name = `${['Box', 'box', 'BOX'][i % 3]} ${i % 7}`;
+        folderIds.push((await app.core.createFolder.execute({ actor, name, parentId: null })).id);
       });
       const fileIds: string[] = [];
       const stems = ['report', 'Report', 'REPORT', 'photo', 'Ünïcode', '🙂', 'a'];
@@ -184,7 +187,9 @@ export function paginationSuite(label: string, makeApp: () => Promise<PagingApp>
       const initialFiles: string[] = [];
       await inParallel(300, async (i) => initialFiles.push(await upload(actor, `f${(i * 7919) % 1000}.txt`)));
       const initialPastes: string[] = [];
-      await inParallel(300, async (i) => initialPastes.push((await app.core.createPaste.execute({ actor, content: `p${i}` })).id));
+      await inParallel(300, async (i) => {
+        initialPastes.push((await app.core.createPaste.execute({ actor, content: `p${i}` })).id);
+      });
       const gone = new Set<string>();
       let walking = true;
       // Each round creates a file and a paste (named and timed to land anywhere in the order, before or after the

@@ -8,7 +8,7 @@ import { validationError } from './validation.js';
 
 const wholeNumber = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
 
-/** Decimal digits only (no sign, exponent, leading zero or spaces), then the range; the cursor's own format is the core's. */
+/** Decimal digits only (no sign, exponent, leading zero or space), then the range; the cursor's format is the core's. */
 const pageQuery = z.object({
   limit: z
     .string()

@@ -39,7 +39,10 @@ export class ListRoot implements Port {
       // A page that the folders filled exactly goes on with the first file, if there is one.
       if (page.more) next = { kind: 'files', after: files.length > 0 ? keyOf(files.at(-1)!) : after };
     }
-    const [folderViews, fileViewList] = await Promise.all([folderHits(this.p, owner, folders), fileViews(this.p, files)]);
+    const [folderViews, fileViewList] = await Promise.all([
+      folderHits(this.p, owner, folders),
+      fileViews(this.p, files),
+    ]);
     return { files: fileViewList, folders: folderViews, nextCursor: next === null ? null : rootCursor(next) };
   }
 }

@@ -9,7 +9,7 @@ export interface TokenRepository {
   findById(id: string): Promise<Token | null>;
   /** The user's tokens of one type, ordered by createdAt then id. */
   listByUser(userId: string, type: TokenType): Promise<Token[]>;
-  /** One keyset page of the user's tokens of one type: by createdAt then id, strictly after `after` (null: the start). */
+  /** One keyset page of the user's tokens of one type: by createdAt then id, strictly after `after` (null: start). */
   pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]>;
   delete(id: string): Promise<boolean>;
   /** Deletes the user's tokens (of one type, or all) except the one with id `keep`; returns how many went. */
