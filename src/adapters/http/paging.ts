@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { CURSOR_MAX_LENGTH, MAX_PAGE_SIZE, type PageRequest } from '../../application/index.js';
+import { MAX_PAGE_SIZE, type PageRequest } from '../../application/index.js';
 import { badRequest } from '../../domain/index.js';
 import type { HttpOptions } from './http-app.js';
 import { publicBase } from './public-url.js';
@@ -8,7 +8,10 @@ import { validationError } from './validation.js';
 
 const wholeNumber = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
 
-/** Decimal digits only (no sign, exponent, leading zero or space), then the range; the cursor's format is the core's. */
+/**
+ * `limit`: decimal digits only (no sign, exponent, leading zero or space), then the range. `cursor`: any text here; the
+ * core owns its format and refuses what it did not write, with `field: "cursor"`.
+ */
 const pageQuery = z.object({
   limit: z
     .string()
@@ -16,7 +19,7 @@ const pageQuery = z.object({
     .transform(Number)
     .refine((n) => n <= MAX_PAGE_SIZE, wholeNumber)
     .optional(),
-  cursor: z.string().min(1, 'must not be empty').max(CURSOR_MAX_LENGTH, 'is not a cursor of this listing').optional(),
+  cursor: z.string().optional(),
 });
 
 /**
