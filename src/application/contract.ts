@@ -47,6 +47,32 @@ export interface ShareOptions {
   maxDownloads?: number | null;
 }
 
+/**
+ * A page of a listing beyond the spec's own (root, pastes, collections, API tokens). `limit`: 1 to MAX_PAGE_SIZE,
+ * default DEFAULT_PAGE_SIZE; `cursor`: a `nextCursor` this listing handed out, absent or null for the first page.
+ * Anything else is bad_request.
+ */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string | null;
+}
+
+/**
+ * Keyset pages: walking them from the first to the one whose `nextCursor` is null hands out every record that existed
+ * throughout the walk exactly once, whatever was created or deleted meanwhile (a record renamed or moved during the
+ * walk may be missed or seen twice, as it changes place in the order).
+ */
+export interface Page<T> {
+  items: T[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
+/** The root listing: top-level folders (all of them, in name order) first, then top-level files. */
+export interface RootPage extends SearchView {
+  nextCursor: string | null;
+}
+
 /** How a read is authorised: as the owner (actor), through a share link, or both. */
 export interface ReadAccess {
   actor: Actor | null;
@@ -141,7 +167,7 @@ export interface Core {
   >;
   // uploader API tokens
   createApiToken: UseCase<{ actor: Actor; name: string }, CreatedTokenView>;
-  listApiTokens: UseCase<{ actor: Actor }, TokenView[]>;
+  listApiTokens: UseCase<{ actor: Actor } & PageRequest, Page<TokenView>>;
   deleteApiToken: UseCase<{ actor: Actor; id: string }, void>;
   // files
   uploadFile: UseCase<
@@ -169,12 +195,12 @@ export interface Core {
   // folders
   createFolder: UseCase<{ actor: Actor; name: string; parentId: string | null }, FolderView>;
   getFolder: UseCase<{ access: ReadAccess; id: string }, FolderView>;
-  listRoot: UseCase<{ actor: Actor }, SearchView>;
+  listRoot: UseCase<{ actor: Actor } & PageRequest, RootPage>;
   updateFolder: UseCase<{ actor: Actor; id: string; name?: string; parentId?: string | null }, FolderView>;
   deleteFolder: UseCase<{ actor: Actor; id: string }, void>;
   // collections
   createCollection: UseCase<{ actor: Actor; name: string }, CollectionView>;
-  listCollections: UseCase<{ actor: Actor }, CollectionView[]>;
+  listCollections: UseCase<{ actor: Actor } & PageRequest, Page<CollectionView>>;
   getCollection: UseCase<{ access: ReadAccess; id: string }, CollectionView>;
   updateCollection: UseCase<{ actor: Actor; id: string; name?: string }, CollectionView>;
   deleteCollection: UseCase<{ actor: Actor; id: string }, void>;
@@ -186,7 +212,7 @@ export interface Core {
     { actor: Actor; name?: string; type?: string; content: string; share?: ShareOptions | null },
     PasteView
   >;
-  listPastes: UseCase<{ actor: Actor }, PasteView[]>;
+  listPastes: UseCase<{ actor: Actor } & PageRequest, Page<PasteView>>;
   getPaste: UseCase<{ access: ReadAccess; id: string }, PasteView>;
   updatePaste: UseCase<{ actor: Actor; id: string; name?: string; type?: string; content?: string }, PasteView>;
   deletePaste: UseCase<{ actor: Actor; id: string }, void>;

@@ -52,7 +52,7 @@ describe('collections', () => {
         code: 'limit_reached',
         details: { limit: 'collections' },
       });
-      expect(await ctx.core.listCollections.execute({ actor: alice })).toHaveLength(2);
+      expect((await ctx.core.listCollections.execute({ actor: alice })).items).toHaveLength(2);
       expect((await usage(alice)).collections).toBe(2);
     });
 
@@ -65,7 +65,7 @@ describe('collections', () => {
       expect(ok).toHaveLength(5);
       expect(codes).toEqual(Array(15).fill('limit_reached'));
       expect((await usage(alice)).collections).toBe(5);
-      expect(await ctx.core.listCollections.execute({ actor: alice })).toHaveLength(5);
+      expect((await ctx.core.listCollections.execute({ actor: alice })).items).toHaveLength(5);
     });
   });
 
@@ -77,7 +77,7 @@ describe('collections', () => {
       const f2 = await storeFile(ctx.ports, alice.userId, 'two.txt', '22');
       await ctx.core.addToCollection.execute({ actor: alice, id: a.id, fileId: f2.id });
       await ctx.core.addToCollection.execute({ actor: alice, id: a.id, fileId: f1.id });
-      const list = await ctx.core.listCollections.execute({ actor: alice });
+      const list = (await ctx.core.listCollections.execute({ actor: alice })).items;
       expect(list.map((c) => c.name)).toEqual(['a']);
       expect(list[0]!.files.map((f) => f.name)).toEqual(['two.txt', 'one.txt']);
       expect(list[0]!.files[1]).toMatchObject({ size: '1', folderId: null, shareId: null });

@@ -119,7 +119,7 @@ describe('pastes', () => {
       await create(alice, 'b');
       await create(bob, 'bob');
       const share = await ctx.core.createShare.execute({ actor: alice, type: 'paste', id: a.id, password: null });
-      const list = await ctx.core.listPastes.execute({ actor: alice });
+      const list = (await ctx.core.listPastes.execute({ actor: alice })).items;
       expect(list.map((p) => [p.content, p.shareId])).toEqual([
         ['a', share.id],
         ['b', null],

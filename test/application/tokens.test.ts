@@ -44,7 +44,7 @@ describe('createApiToken', () => {
     const err = await failure(ctx.core.createApiToken.execute({ actor, name: 'one too many' }));
     expect(err.code).toBe('limit_reached');
     expect(err.details).toEqual({ limit: 'tokens' });
-    expect(await ctx.core.listApiTokens.execute({ actor })).toHaveLength(3);
+    expect((await ctx.core.listApiTokens.execute({ actor })).items).toHaveLength(3);
     expect((await ctx.core.getUsage.execute({ actor })).tokens).toEqual({ current: 3, max: 3 });
   });
 
@@ -59,7 +59,7 @@ describe('createApiToken', () => {
     expect(ok).toHaveLength(5);
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'limit_reached' });
     expect((await ctx.core.getUsage.execute({ actor })).tokens.current).toBe(5);
-    expect(await ctx.core.listApiTokens.execute({ actor })).toHaveLength(5);
+    expect((await ctx.core.listApiTokens.execute({ actor })).items).toHaveLength(5);
   });
 
   it('is forbidden with an API token', async () => {
@@ -82,7 +82,7 @@ describe('listApiTokens', () => {
     ctx.clock.advance(1000);
     const second = await ctx.core.createApiToken.execute({ actor: alice.actor, name: 'second' });
     await ctx.core.createApiToken.execute({ actor: bob.actor, name: 'bobs' });
-    const list = await ctx.core.listApiTokens.execute({ actor: alice.actor });
+    const list = (await ctx.core.listApiTokens.execute({ actor: alice.actor })).items;
     expect(list).toEqual([
       { id: first.id, name: 'first', createdAt: first.createdAt },
       { id: second.id, name: 'second', createdAt: second.createdAt },

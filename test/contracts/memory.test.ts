@@ -14,6 +14,7 @@ import { makeCore } from '../support/core.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
+import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -28,6 +29,13 @@ collectionRepositoryContract('MemoryCollectionRepository', async () => new Memor
 pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
+keysetPagesContract('memory adapters', async () => ({
+  files: new MemoryFileRepository(),
+  folders: new MemoryFolderRepository(),
+  pastes: new MemoryPasteRepository(),
+  collections: new MemoryCollectionRepository(),
+  tokens: new MemoryTokenRepository(),
+}));
 
 describe('memory adapters', () => {
   it('are fresh and unshared in every graph the composition root builds', async () => {

@@ -24,6 +24,7 @@ import { collectionRepositoryContract } from './collection-repository.contract.j
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { aFolder, at } from './fixtures.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
+import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -79,6 +80,16 @@ describe.skipIf(!target)('MongoDB adapters', () => {
   pasteRepositoryContract('MongoPasteRepository', onFreshDb((db) => new MongoPasteRepository(db)));
   shareRepositoryContract('MongoShareRepository', onFreshDb((db) => new MongoShareRepository(db)));
   usageCounterContract('MongoUsageCounter', onFreshDb((db) => new MongoUsageCounter(db)));
+  keysetPagesContract(
+    'MongoDB adapters',
+    onFreshDb((db) => ({
+      files: new MongoFileRepository(db),
+      folders: new MongoFolderRepository(db),
+      pastes: new MongoPasteRepository(db),
+      collections: new MongoCollectionRepository(db),
+      tokens: new MongoTokenRepository(db),
+    })),
+  );
   blobStoreContract('GridFsBlobStore', onFreshDb((db) => new GridFsBlobStore(db)), rawBlobs);
 
   describe('beyond the contracts', () => {

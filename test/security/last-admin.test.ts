@@ -76,6 +76,6 @@ describe('the last admin under concurrency (memory)', () => {
     expect(await ctx.ports.users.countAdmins()).toBe(1);
     const otherNow = await ctx.core.authenticate.execute({ token: other.token });
     expect(otherNow.userType).toBe('admin');
-    expect((await ctx.core.listPastes.execute({ actor: otherNow })).map((p) => p.content)).toEqual(['kept']);
+    expect((await ctx.core.listPastes.execute({ actor: otherNow })).items.map((p) => p.content)).toEqual(['kept']);
   });
 });

@@ -1,9 +1,9 @@
 import { injectable } from 'inversify';
 import type { Collection } from '../../domain/index.js';
-import type { AddFileResult, CollectionRepository } from '../../application/ports/index.js';
+import type { AddFileResult, CollectionRepository, CreatedKey } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { Groups } from './groups.js';
-import { compareCreated } from './order.js';
+import { compareCreated, pageCreated } from './order.js';
 
 @injectable()
 export class MemoryCollectionRepository implements CollectionRepository {
@@ -24,6 +24,10 @@ export class MemoryCollectionRepository implements CollectionRepository {
 
   async listByOwner(ownerId: string): Promise<Collection[]> {
     return this.ofOwner(ownerId).sort(compareCreated).map(clone);
+  }
+
+  async pageByOwner(ownerId: string, after: CreatedKey | null, limit: number): Promise<Collection[]> {
+    return pageCreated(this.byOwner.get(ownerId).values(), after, limit).map(clone);
   }
 
   async rename(id: string, name: string, updatedAt: Date): Promise<Collection | null> {

@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
 import type { StoredFile } from '../../domain/index.js';
-import type { FilePatch, FileRepository, FolderRef } from '../../application/ports/index.js';
+import type { FilePatch, FileRepository, FolderRef, NameKey } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { PlacedStore } from './placed-store.js';
 
@@ -51,6 +51,15 @@ export class MemoryFileRepository implements FileRepository {
 
   async listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]> {
     return this.store.find(ownerId, folderIds, '', limit).map(clone);
+  }
+
+  async pageInFolder(
+    ownerId: string,
+    folderId: FolderRef,
+    after: NameKey | null,
+    limit: number,
+  ): Promise<StoredFile[]> {
+    return this.store.pageIn(ownerId, folderId, after, limit).map(clone);
   }
 
   async countInFolders(ownerId: string, folderIds: readonly string[]): Promise<Map<string, number>> {

@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
 import { MAX_STORED_DEPTH, type Folder } from '../../domain/index.js';
-import type { FolderPatch, FolderRef, FolderRepository } from '../../application/ports/index.js';
+import type { FolderPatch, FolderRef, FolderRepository, NameKey } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { PlacedStore } from './placed-store.js';
 
@@ -43,6 +43,10 @@ export class MemoryFolderRepository implements FolderRepository {
 
   async listChildren(ownerId: string, parentIds: readonly FolderRef[], limit: number): Promise<Folder[]> {
     return this.live.find(ownerId, parentIds, '', limit).map(clone);
+  }
+
+  async pageChildren(ownerId: string, parentId: FolderRef, after: NameKey | null, limit: number): Promise<Folder[]> {
+    return this.live.pageIn(ownerId, parentId, after, limit).map(clone);
   }
 
   async countChildren(ownerId: string, parentIds: readonly string[]): Promise<Map<string, number>> {

@@ -1,9 +1,9 @@
 import { injectable } from 'inversify';
 import type { Paste } from '../../domain/index.js';
-import type { PastePatch, PasteRepository } from '../../application/ports/index.js';
+import type { CreatedKey, PastePatch, PasteRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { Groups } from './groups.js';
-import { compareCreated } from './order.js';
+import { compareCreated, pageCreated } from './order.js';
 
 @injectable()
 export class MemoryPasteRepository implements PasteRepository {
@@ -26,6 +26,10 @@ export class MemoryPasteRepository implements PasteRepository {
     return [...this.byOwner.get(ownerId).values()]
       .sort(compareCreated)
       .map(clone);
+  }
+
+  async pageByOwner(ownerId: string, after: CreatedKey | null, limit: number): Promise<Paste[]> {
+    return pageCreated(this.byOwner.get(ownerId).values(), after, limit).map(clone);
   }
 
   async update(id: string, patch: PastePatch): Promise<Paste | null> {

@@ -1,9 +1,9 @@
 import { injectable } from 'inversify';
 import type { Token, TokenType } from '../../domain/index.js';
-import type { TokenRepository } from '../../application/ports/index.js';
+import type { CreatedKey, TokenRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { Groups } from './groups.js';
-import { compareCreated } from './order.js';
+import { compareCreated, pageCreated } from './order.js';
 
 @injectable()
 export class MemoryTokenRepository implements TokenRepository {
@@ -36,6 +36,11 @@ export class MemoryTokenRepository implements TokenRepository {
       .filter((token) => token.type === type)
       .sort(compareCreated)
       .map(clone);
+  }
+
+  async pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]> {
+    const ofType = this.ofUser(userId).filter((token) => token.type === type);
+    return pageCreated(ofType, after, limit).map(clone);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -59,8 +59,7 @@ export class NameIndex<R extends NamedRow> {
   /** The rows whose `lower` contains `needle` (already lower-cased), in name-then-id order, at most `limit`. */
   find(needle: string, limit: number): R[] {
     if (limit <= 0 || this.live.size === 0) return [];
-    const stale = this.base.length - (this.live.size - this.fresh.size);
-    if (this.fresh.size + stale > 32 + (this.base.length >> 4)) this.compact();
+    this.settle();
     const fromBase = this.findInBase(needle, limit);
     if (this.fresh.size === 0) return fromBase;
     const fromFresh: R[] = [];
@@ -68,6 +67,31 @@ export class NameIndex<R extends NamedRow> {
     if (fromFresh.length === 0) return fromBase;
     fromFresh.sort(compareNamed);
     return merge(fromBase, fromFresh, limit);
+  }
+
+  /**
+   * The rows after `after` (strictly, in name-then-id order; null: from the first), at most `limit`. The start is a
+   * binary search in the base, so a page deep into a large group costs the page, not the rows before it.
+   */
+  page(after: NamedRow | null, limit: number): R[] {
+    if (limit <= 0 || this.live.size === 0) return [];
+    this.settle();
+    const fromBase: R[] = [];
+    for (let i = after === null ? 0 : firstAfter(this.base, after); i < this.base.length; i++) {
+      const row = this.base[i]!;
+      if (!this.isLive(row)) continue;
+      fromBase.push(row);
+      if (fromBase.length === limit) break;
+    }
+    if (this.fresh.size === 0) return fromBase;
+    const fromFresh = [...this.fresh].filter((row) => after === null || compareNamed(row, after) > 0);
+    return merge(fromBase, fromFresh.sort(compareNamed), limit);
+  }
+
+  /** Merges the changes into the base once they outnumber a sixteenth of it (see the class comment). */
+  private settle(): void {
+    const stale = this.base.length - (this.live.size - this.fresh.size);
+    if (this.fresh.size + stale > 32 + (this.base.length >> 4)) this.compact();
   }
 
   private findInBase(needle: string, limit: number): R[] {
@@ -115,6 +139,18 @@ export class NameIndex<R extends NamedRow> {
     }
     this.haystack = this.base.map((row) => row.lower).join(SEP);
   }
+}
+
+/** The index of the first row of `rows` (sorted by name then id) that comes strictly after `key`. */
+function firstAfter(rows: readonly NamedRow[], key: NamedRow): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (compareNamed(rows[mid]!, key) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 /** The index of the row whose name holds position `at`, searching from `from` on (matches only move forward). */

@@ -1,4 +1,4 @@
-import type { FolderRef } from '../../application/ports/index.js';
+import { sortName, type FolderRef, type NameKey } from '../../application/ports/index.js';
 import { merge, NameIndex } from './name-index.js';
 
 export interface Placed {
@@ -33,7 +33,7 @@ export class PlacedStore<T extends Placed> {
   /** Stores `item` (already a private copy), replacing any record with its id. */
   put(item: T): void {
     this.remove(item.id);
-    const row = { id: item.id, item, lower: item.name.toLowerCase() };
+    const row = { id: item.id, item, lower: sortName(item.name) };
     this.rows.set(item.id, row);
     indexIn(this.byOwner, item.ownerId).add(row);
     indexIn(this.byPlace, placeKey(item.ownerId, this.placeOf(item))).add(row);
@@ -60,6 +60,11 @@ export class PlacedStore<T extends Placed> {
 
   countIn(ownerId: string, place: FolderRef): number {
     return this.byPlace.get(placeKey(ownerId, place))?.size ?? 0;
+  }
+
+  /** The owner's records directly in `place` after `after` (strictly, by name then id), at most `limit`. */
+  pageIn(ownerId: string, place: FolderRef, after: NameKey | null, limit: number): T[] {
+    return items(this.byPlace.get(placeKey(ownerId, place))?.page(after, limit) ?? []);
   }
 
   /**

@@ -1,9 +1,9 @@
 import { inject, injectable } from 'inversify';
-import type { Collection as MongoCollection, Db } from 'mongodb';
+import type { Collection as MongoCollection, Db, Filter } from 'mongodb';
 import type { Collection } from '../../domain/index.js';
-import type { AddFileResult, CollectionRepository } from '../../application/ports/index.js';
+import type { AddFileResult, CollectionRepository, CreatedKey } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
-import { BY_CREATED } from './named-query.js';
+import { afterCreated, BY_CREATED } from './named-query.js';
 
 interface CollectionDoc {
   _id: string;
@@ -55,6 +55,14 @@ export class MongoCollectionRepository implements CollectionRepository {
 
   async listByOwner(ownerId: string): Promise<Collection[]> {
     return (await this.collections.find({ ownerId }).sort(BY_CREATED).toArray()).map(toCollection);
+  }
+
+  /** Served by the owner_created index. */
+  async pageByOwner(ownerId: string, after: CreatedKey | null, limit: number): Promise<Collection[]> {
+    // limit(0) would mean "no limit" to MongoDB.
+    if (!(limit > 0)) return [];
+    const filter = { ownerId, ...afterCreated(after) } as Filter<CollectionDoc>;
+    return (await this.collections.find(filter).sort(BY_CREATED).limit(limit).toArray()).map(toCollection);
   }
 
   async rename(id: string, name: string, updatedAt: Date): Promise<Collection | null> {

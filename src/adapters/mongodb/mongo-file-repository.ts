@@ -1,9 +1,9 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { StoredFile } from '../../domain/index.js';
-import type { FilePatch, FileRepository, FolderRef } from '../../application/ports/index.js';
+import type { FilePatch, FileRepository, FolderRef, NameKey } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
-import { BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
+import { afterName, BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
 
 interface FileDoc {
   _id: string;
@@ -98,6 +98,19 @@ export class MongoFileRepository implements FileRepository {
 
   async listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]> {
     return this.search(ownerId, '', folderIds, limit);
+  }
+
+  /** Served by the owner_folder_name index: equality on owner and folder, a range on the name, sorted as stored. */
+  async pageInFolder(
+    ownerId: string,
+    folderId: FolderRef,
+    after: NameKey | null,
+    limit: number,
+  ): Promise<StoredFile[]> {
+    // limit(0) would mean "no limit" to MongoDB.
+    if (!(limit > 0)) return [];
+    const filter = { ownerId, folderId, ...afterName(after) } as Filter<FileDoc>;
+    return (await this.files.find(filter).sort(BY_NAME).limit(limit).toArray()).map(toFile);
   }
 
   async countInFolders(ownerId: string, folderIds: readonly string[]): Promise<Map<string, number>> {

@@ -1,11 +1,11 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import { MAX_STORED_DEPTH, type Folder } from '../../domain/index.js';
-import type { FolderPatch, FolderRef, FolderRepository } from '../../application/ports/index.js';
+import type { FolderPatch, FolderRef, FolderRepository, NameKey } from '../../application/ports/index.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { toFolder, toFolderDoc, type FolderDoc } from './folder-mapper.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
-import { BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
+import { afterName, BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
 
 /** Folders not being deleted. A document written before the flag existed has no `deleting` field, and is live. */
 const LIVE = { deleting: { $ne: true } } as const;
@@ -61,6 +61,14 @@ export class MongoFolderRepository implements FolderRepository {
 
   async listChildren(ownerId: string, parentIds: readonly FolderRef[], limit: number): Promise<Folder[]> {
     return this.search(ownerId, '', parentIds, limit);
+  }
+
+  /** Served by the owner_parent_name index, as MongoFileRepository.pageInFolder. */
+  async pageChildren(ownerId: string, parentId: FolderRef, after: NameKey | null, limit: number): Promise<Folder[]> {
+    // limit(0) would mean "no limit" to MongoDB.
+    if (!(limit > 0)) return [];
+    const filter = { ownerId, parentId, ...afterName(after), ...LIVE } as Filter<FolderDoc>;
+    return (await this.folders.find(filter).sort(BY_NAME).limit(limit).toArray()).map(toFolder);
   }
 
   async countChildren(ownerId: string, parentIds: readonly string[]): Promise<Map<string, number>> {

@@ -1,9 +1,9 @@
 import { inject, injectable } from 'inversify';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { Paste } from '../../domain/index.js';
-import type { PastePatch, PasteRepository } from '../../application/ports/index.js';
+import type { CreatedKey, PastePatch, PasteRepository } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
-import { BY_CREATED } from './named-query.js';
+import { afterCreated, BY_CREATED } from './named-query.js';
 
 interface PasteDoc {
   _id: string;
@@ -65,6 +65,14 @@ export class MongoPasteRepository implements PasteRepository {
 
   async listByOwner(ownerId: string): Promise<Paste[]> {
     return (await this.pastes.find({ ownerId }).sort(BY_CREATED).toArray()).map(toPaste);
+  }
+
+  /** Served by the owner_created index. */
+  async pageByOwner(ownerId: string, after: CreatedKey | null, limit: number): Promise<Paste[]> {
+    // limit(0) would mean "no limit" to MongoDB.
+    if (!(limit > 0)) return [];
+    const filter = { ownerId, ...afterCreated(after) } as Filter<PasteDoc>;
+    return (await this.pastes.find(filter).sort(BY_CREATED).limit(limit).toArray()).map(toPaste);
   }
 
   async update(id: string, patch: PastePatch): Promise<Paste | null> {

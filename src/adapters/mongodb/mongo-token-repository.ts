@@ -1,9 +1,9 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Token, TokenType } from '../../domain/index.js';
-import type { TokenRepository } from '../../application/ports/index.js';
+import type { CreatedKey, TokenRepository } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
-import { BY_CREATED } from './named-query.js';
+import { afterCreated, BY_CREATED } from './named-query.js';
 
 interface TokenDoc {
   _id: string;
@@ -69,6 +69,14 @@ export class MongoTokenRepository implements TokenRepository {
 
   async listByUser(userId: string, type: TokenType): Promise<Token[]> {
     return (await this.tokens.find({ userId, type }).sort(BY_CREATED).toArray()).map(toToken);
+  }
+
+  /** Served by the user_type_created index. */
+  async pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]> {
+    // limit(0) would mean "no limit" to MongoDB.
+    if (!(limit > 0)) return [];
+    const filter = { userId, type, ...afterCreated(after) } as Filter<TokenDoc>;
+    return (await this.tokens.find(filter).sort(BY_CREATED).limit(limit).toArray()).map(toToken);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Filter, Sort } from 'mongodb';
-import type { FolderRef } from '../../application/ports/index.js';
+import { sortName, type CreatedKey, type FolderRef, type NameKey } from '../../application/ports/index.js';
 
 /** Listings and searches order by the stored lower-cased name, then id: the same order the indexes hold. */
 export const BY_NAME: Sort = { nameLower: 1, _id: 1 };
@@ -7,7 +7,24 @@ export const BY_CREATED: Sort = { createdAt: 1, _id: 1 };
 
 /** Names are matched on a stored lower-cased copy, so neither collation nor a case-insensitive regex is needed. */
 export function lowerName(name: string): string {
-  return name.toLowerCase();
+  return sortName(name);
+}
+
+/**
+ * The records strictly after a keyset position in BY_NAME order. The `$gte` bounds the index scan (the
+ * owner/place/name indexes), and the `$or` only sorts out the rows that share the key's name. Both values are typed
+ * (a string and an id), never client JSON.
+ */
+export function afterName(key: NameKey | null): Record<string, unknown> {
+  if (key === null) return {};
+  return { nameLower: { $gte: key.lower }, $or: [{ nameLower: { $gt: key.lower } }, { _id: { $gt: key.id } }] };
+}
+
+/** The records strictly after a keyset position in BY_CREATED order, as afterName. */
+export function afterCreated(key: CreatedKey | null): Record<string, unknown> {
+  if (key === null) return {};
+  const time = new Date(key.createdAt);
+  return { createdAt: { $gte: time }, $or: [{ createdAt: { $gt: time } }, { _id: { $gt: key.id } }] };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Collection } from '../../domain/index.js';
+import type { CreatedKey } from './page-keys.js';
 
 export const CollectionRepository = Symbol('CollectionRepository');
 
@@ -9,6 +10,8 @@ export interface CollectionRepository {
   findById(id: string): Promise<Collection | null>;
   /** Ordered by createdAt then id. */
   listByOwner(ownerId: string): Promise<Collection[]>;
+  /** One keyset page of the owner's collections: by createdAt then id, strictly after `after` (null: the start). */
+  pageByOwner(ownerId: string, after: CreatedKey | null, limit: number): Promise<Collection[]>;
   rename(id: string, name: string, updatedAt: Date): Promise<Collection | null>;
   delete(id: string): Promise<Collection | null>;
   /** Atomic and idempotent: adds the file unless present, or the collection already holds `max` files. */

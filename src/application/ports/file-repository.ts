@@ -1,4 +1,5 @@
 import type { StoredFile } from '../../domain/index.js';
+import type { NameKey } from './page-keys.js';
 
 export const FileRepository = Symbol('FileRepository');
 
@@ -24,6 +25,11 @@ export interface FileRepository {
   delete(id: string): Promise<StoredFile | null>;
   /** Files directly in any of the folders, ordered by name (case-insensitive) then id, at most `limit`. */
   listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]>;
+  /**
+   * One keyset page of the files directly in one folder (or the root): ordered by name (case-insensitive, as
+   * `sortName`) then id, strictly after `after` (null: from the start), at most `limit`.
+   */
+  pageInFolder(ownerId: string, folderId: FolderRef, after: NameKey | null, limit: number): Promise<StoredFile[]>;
   /** Number of files directly in each folder; folders without files are absent or 0. */
   countInFolders(ownerId: string, folderIds: readonly string[]): Promise<Map<string, number>>;
   /**

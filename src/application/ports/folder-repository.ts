@@ -1,5 +1,6 @@
 import type { Folder } from '../../domain/index.js';
 import type { FolderRef } from './file-repository.js';
+import type { NameKey } from './page-keys.js';
 
 export const FolderRepository = Symbol('FolderRepository');
 
@@ -25,6 +26,8 @@ export interface FolderRepository {
   deleteMany(ids: readonly string[]): Promise<number>;
   /** Folders directly under any of the parents, ordered by name (case-insensitive) then id, at most `limit`. */
   listChildren(ownerId: string, parentIds: readonly FolderRef[], limit: number): Promise<Folder[]>;
+  /** One keyset page of the folders directly under one parent (or the root), as FileRepository.pageInFolder. */
+  pageChildren(ownerId: string, parentId: FolderRef, after: NameKey | null, limit: number): Promise<Folder[]>;
   /** Number of subfolders directly under each folder. */
   countChildren(ownerId: string, parentIds: readonly string[]): Promise<Map<string, number>>;
   /**

@@ -1,4 +1,5 @@
 import type { Paste } from '../../domain/index.js';
+import type { CreatedKey } from './page-keys.js';
 
 export const PasteRepository = Symbol('PasteRepository');
 
@@ -17,6 +18,8 @@ export interface PasteRepository {
   findById(id: string): Promise<Paste | null>;
   /** Ordered by createdAt then id. */
   listByOwner(ownerId: string): Promise<Paste[]>;
+  /** One keyset page of the owner's pastes: by createdAt then id, strictly after `after` (null: the start). */
+  pageByOwner(ownerId: string, after: CreatedKey | null, limit: number): Promise<Paste[]>;
   /** Null when the paste is missing, or when `ifSize` is given and the stored size differs. */
   update(id: string, patch: PastePatch): Promise<Paste | null>;
   delete(id: string): Promise<Paste | null>;

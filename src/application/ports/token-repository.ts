@@ -1,4 +1,5 @@
 import type { Token, TokenType } from '../../domain/index.js';
+import type { CreatedKey } from './page-keys.js';
 
 export const TokenRepository = Symbol('TokenRepository');
 
@@ -8,6 +9,8 @@ export interface TokenRepository {
   findById(id: string): Promise<Token | null>;
   /** The user's tokens of one type, ordered by createdAt then id. */
   listByUser(userId: string, type: TokenType): Promise<Token[]>;
+  /** One keyset page of the user's tokens of one type: by createdAt then id, strictly after `after` (null: start). */
+  pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]>;
   delete(id: string): Promise<boolean>;
   /** Deletes the user's tokens (of one type, or all) except the one with id `keep`; returns how many went. */
   deleteByUser(userId: string, type?: TokenType, keep?: string): Promise<number>;

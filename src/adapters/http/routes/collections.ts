@@ -1,9 +1,10 @@
 import { actorOf } from '../auth.js';
 import { jsonBody } from '../json-body.js';
+import { linkNext, parsePage } from '../paging.js';
 import { collectionCreateBody, collectionUpdateBody, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-export function collectionRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+export function collectionRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   router.post('/api/collection', auth.required, jsonBody(), async (ctx) => {
     const { name } = parse(collectionCreateBody, ctx.request.body);
     ctx.body = await core.createCollection.execute({ actor: actorOf(ctx), name });
@@ -11,7 +12,10 @@ export function collectionRoutes(router: AppRouter, { core, auth }: RouteDeps): 
   });
 
   router.get('/api/collection', auth.required, async (ctx) => {
-    ctx.body = await core.listCollections.execute({ actor: actorOf(ctx) });
+    const page = parsePage(ctx);
+    const { items, nextCursor } = await core.listCollections.execute({ actor: actorOf(ctx), ...page });
+    linkNext(ctx, options, '/api/collection', page, nextCursor);
+    ctx.body = items;
   });
 
   router.get('/api/collection/:id', async (ctx) => {

@@ -1,9 +1,10 @@
 import { actorOf } from '../auth.js';
 import { jsonBody } from '../json-body.js';
+import { linkNext, parsePage } from '../paging.js';
 import { parse, parseId, pasteCreateBody, pasteUpdateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-export function pasteRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+export function pasteRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   router.post('/api/paste', auth.required, jsonBody(), async (ctx) => {
     const input = parse(pasteCreateBody, ctx.request.body);
     ctx.body = await core.createPaste.execute({ actor: actorOf(ctx), ...input });
@@ -11,7 +12,10 @@ export function pasteRoutes(router: AppRouter, { core, auth }: RouteDeps): void 
   });
 
   router.get('/api/paste', auth.required, async (ctx) => {
-    ctx.body = await core.listPastes.execute({ actor: actorOf(ctx) });
+    const page = parsePage(ctx);
+    const { items, nextCursor } = await core.listPastes.execute({ actor: actorOf(ctx), ...page });
+    linkNext(ctx, options, '/api/paste', page, nextCursor);
+    ctx.body = items;
   });
 
   router.get('/api/paste/:id', async (ctx) => {

@@ -3,6 +3,7 @@ import { jsonBody } from '../json-body.js';
 import { contentDispositionOf } from '../header-text.js';
 import { publicBase } from '../public-url.js';
 import { sharexConfig } from '../sharex-config.js';
+import { linkNext, parsePage } from '../paging.js';
 import { parse, parseId, tokenCreateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
@@ -25,7 +26,10 @@ export function tokenRoutes(router: AppRouter, { core, auth, options }: RouteDep
   });
 
   router.get('/api/token', auth.required, async (ctx) => {
-    ctx.body = await core.listApiTokens.execute({ actor: actorOf(ctx) });
+    const page = parsePage(ctx);
+    const { items, nextCursor } = await core.listApiTokens.execute({ actor: actorOf(ctx), ...page });
+    linkNext(ctx, options, '/api/token', page, nextCursor);
+    ctx.body = items;
   });
 
   router.delete('/api/token/:id', auth.required, async (ctx) => {
