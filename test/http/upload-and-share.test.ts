@@ -149,6 +149,13 @@ describe.each(await backends({ limits: { shares: 3 } }))('one-request upload and
     expect(fill(config.ErrorMessage, refused.json)).toMatch(/token/i);
   });
 
+  it('answers a second share of an item with 409 naming the share it has', async () => {
+    const file = (await app.request('POST', '/api/file', { token, body: form({ share: 'true' }) })).body;
+    const again = await app.request('POST', '/api/share', { token, json: { type: 'file', id: file.id } });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'conflict', shareId: file.shareId });
+  });
+
   it('lets only a session ask for a ShareX config', async () => {
     const created = (await app.request('POST', '/api/token', { token, json: { name: 'uploader' } })).body;
     const res = await app.request('POST', '/api/token/sharex', { token: created.token, json: { name: 'x' } });

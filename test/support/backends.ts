@@ -12,6 +12,8 @@ export interface Backend {
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   /** A plain user, created on first use, and a session of theirs. */
   userToken(name: string): Promise<string>;
+  /** A session of the service's admin. */
+  adminToken(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export interface BackendOptions {
 
 export async function memoryBackend(options: BackendOptions = {}): Promise<Backend> {
   const t = await makeHttp({ limits: options.limits });
-  return { url: t.url, request: t.request, userToken: t.userToken, close: t.close };
+  return { url: t.url, request: t.request, userToken: t.userToken, adminToken: t.adminToken, close: t.close };
 }
 
 /** The service as npm start runs it, on MongoDB with GridFS, with its own database, dropped on close. */
@@ -61,6 +63,7 @@ export async function mongoBackend(uri: string, options: BackendOptions = {}): P
     url: running.url,
     request,
     userToken,
+    adminToken: async () => admin,
     close: async () => {
       await running.close();
       await dropDatabases(uri, [dbName]);
