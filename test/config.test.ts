@@ -189,6 +189,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://example.com/coffer//' }).publicUrl).toBe('https://example.com/coffer');
     expect(loadConfig({ PUBLIC_URL: 'HTTPS://Files.Example.com' }).publicUrl).toBe('https://files.example.com');
     expect(errorFor({ PUBLIC_URL: 'https://user:hunter22@x.example' }).message).not.toContain('hunter22');
+    // Wrong in another way too: still refused for its credentials, never echoed.
+    expect(errorFor({ PUBLIC_URL: 'https://user:hunter22@x.example/?x' }).message).not.toContain('hunter22');
   });
 
   it('accepts every persistence and blob store choice, and database names MongoDB accepts', () => {

@@ -29,7 +29,7 @@ export function assertActive(p: Pick<Ports, 'clock'>, share: Share, actor: Actor
 export async function countUse(
   p: Pick<Ports, 'shares' | 'clock'>,
   share: Share,
-  counter: ShareCounter,
+  counter: ShareCounter | readonly ShareCounter[],
   actor: Actor | null,
 ): Promise<Share> {
   if (actor !== null && actor.userId === share.ownerId) return share;

@@ -162,6 +162,8 @@ function trustProxy(env: Env): number {
 function publicUrl(env: Env): string | null {
   const raw = read(env, 'PUBLIC_URL');
   if (raw === undefined) return null;
+  // Credentials are looked for first, so a value that carries any is never echoed, whatever else is wrong with it.
+  if (/^[^/?#]*:\/\/[^/?#]*@/.test(raw)) throw new ConfigError('PUBLIC_URL', 'must not carry credentials');
   const url = URL.canParse(raw) && !/[\s?#]/.test(raw) ? new URL(raw) : null;
   if (url && (url.username || url.password)) throw new ConfigError('PUBLIC_URL', 'must not carry credentials');
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {

@@ -78,6 +78,9 @@ export function shareRepositoryContract(name: string, make: () => Promise<ShareR
       await Promise.all(Array.from({ length: 50 }, () => shares.countUse(share.id, 'views', at(5))));
       expect((await shares.findById(share.id))!.views).toBe(51);
       expect(await shares.countUse('no-such-share', 'views', at(5))).toBeNull();
+      // Several counters move together in the one update, or none does.
+      const both = await shares.countUse(share.id, ['views', 'downloads'], at(5));
+      expect(both).toMatchObject({ views: 52, downloads: 2 });
     });
 
     for (const [counter, max] of [

@@ -53,6 +53,11 @@ describe.each(await backends({ limits: { shares: 3 } }))('one-request upload and
       expect(res.status, JSON.stringify(fields)).toBe(400);
       expect(res.body.error).toBe('bad_request');
     }
+    const twice = new FormData();
+    twice.append('share', 'true');
+    twice.append('share', 'false');
+    twice.append('file', new Blob(['x']), 'x.txt');
+    expect((await app.request('POST', '/api/file', { token, body: twice })).status).toBe(400);
     expect(await usage()).toEqual(before);
   });
 
@@ -154,6 +159,14 @@ describe.each(await backends({ limits: { shares: 3 } }))('one-request upload and
     const again = await app.request('POST', '/api/share', { token, json: { type: 'file', id: file.id } });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'conflict', shareId: file.shareId });
+  });
+
+  it('counts a paste share read as a download too, so maxDownloads holds for its content', async () => {
+    const paste = (await app.request('POST', '/api/paste', { token, json: { content: 'once', share: true, maxDownloads: 1 } })).body;
+    const first = await app.request('GET', `/api/share/${paste.shareId}`);
+    expect(first.body).toMatchObject({ views: 1, downloads: 1, paste: { content: 'once' } });
+    expect((await app.request('GET', `/api/share/${paste.shareId}`)).status).toBe(410);
+    expect((await app.request('GET', `/api/share/${paste.shareId}/content`)).status).toBe(410);
   });
 
   it('lets only a session ask for a ShareX config', async () => {

@@ -137,6 +137,8 @@ class MultipartUpload<T> {
     // As with JSON bodies, a field the upload does not know is refused rather than silently dropped.
     if (!isField(name)) return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
     if (truncated) return this.fail(badRequest(`Field ${name} is too long`));
+    // A repeated field would silently let one value win (`share=true`, then `share=false`): refused, as for queries.
+    if (this.fields[name] !== null) return this.fail(badRequest(`Field ${name} is given twice`, { field: name }));
     try {
       (this.fields as Record<string, unknown>)[name] = value === '' ? null : FIELDS[name](value);
     } catch (err) {

@@ -49,10 +49,10 @@ export class MemoryShareRepository implements ShareRepository {
   }
 
   /** No await between the check and the increment: nothing interleaves with them, as in MongoDB's one update. */
-  async countUse(id: string, counter: ShareCounter, now: Date): Promise<Share | null> {
+  async countUse(id: string, counter: ShareCounter | readonly ShareCounter[], now: Date): Promise<Share | null> {
     const share = this.rows.get(id);
     if (!share || !isShareActive(share, now)) return null;
-    share[counter] += 1;
+    for (const name of typeof counter === 'string' ? [counter] : counter) share[name] += 1;
     return clone(share);
   }
 

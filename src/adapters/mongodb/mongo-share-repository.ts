@@ -113,10 +113,11 @@ export class MongoShareRepository implements ShareRepository {
   }
 
   /** One findOneAndUpdate: the check and the increment cannot be split by any other instance's write. */
-  async countUse(id: string, counter: ShareCounter, now: Date): Promise<Share | null> {
+  async countUse(id: string, counter: ShareCounter | readonly ShareCounter[], now: Date): Promise<Share | null> {
+    const counters: readonly ShareCounter[] = typeof counter === 'string' ? [counter] : counter;
     const doc = await this.shares.findOneAndUpdate(
       { _id: id, ...activeAt(now) },
-      { $inc: { [counter]: 1 } },
+      { $inc: Object.fromEntries(counters.map((name) => [name, 1])) },
       { returnDocument: 'after' },
     );
     return doc ? toShare(doc) : null;

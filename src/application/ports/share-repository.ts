@@ -19,7 +19,7 @@ export interface ShareRepository {
    * maxima hold whatever races it, across instances. Returns the share after the change, or null when it is missing
    * or not active (nothing changed).
    */
-  countUse(id: string, counter: ShareCounter, now: Date): Promise<Share | null>;
+  countUse(id: string, counter: ShareCounter | readonly ShareCounter[], now: Date): Promise<Share | null>;
   update(id: string, changes: ShareChanges): Promise<Share | null>;
   delete(id: string): Promise<Share | null>;
   /** Deletes the shares of these items; returns the deleted ones. */

@@ -25,7 +25,9 @@ export class GetShare implements Port {
     const view = await shareView(this.p, share);
     if (!view) throw notFound('Share');
     if (peek) return view;
-    const counted = await countUse(this.p, share, 'views', actor);
+    // A paste's answer carries its whole content, so it is a download too: both count in the one update, and
+    // maxDownloads cannot be stepped around by reading the share instead of its content.
+    const counted = await countUse(this.p, share, share.type === 'paste' ? ['views', 'downloads'] : 'views', actor);
     return { ...view, ...shareFields(counted, this.p.clock.now()) };
   }
 }
