@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processAlive } from '../adapters/fs-blob-store/writer.js';
+import { writerGone, writerPrefix } from '../adapters/fs-blob-store/writer.js';
 
 /**
  * With memory persistence the records die with the process, so their bytes must too. They go in a directory of
@@ -10,7 +10,6 @@ import { processAlive } from '../adapters/fs-blob-store/writer.js';
  * the same DATA_DIR, removed when the service closes and, after a crash, by the next start.
  */
 export const EPHEMERAL_DIR = 'ephemeral';
-const RUN_PATTERN = /^run-(\d+)-[0-9a-f]+$/;
 
 export interface EphemeralBlobDir {
   dir: string;
@@ -26,10 +25,9 @@ export function removeDeadRuns(dataDir: string): string[] {
   } catch {
     return [];
   }
-  const dead = names.filter((name) => {
-    const match = RUN_PATTERN.exec(name);
-    return match !== null && !processAlive(Number(match[1]));
-  });
+  // Named after their writer (host, pid, start time), as temporary files are: a pid reused by a later start (PID 1 in
+  // a container) or another host sharing the directory is told apart.
+  const dead = names.filter((name) => name.startsWith('run-') && writerGone(name.slice(4)));
   for (const name of dead) rmSync(join(root, name), { recursive: true, force: true });
   return dead;
 }
@@ -37,7 +35,7 @@ export function removeDeadRuns(dataDir: string): string[] {
 /** Claims a fresh directory for this run's bytes, after clearing what dead runs left. */
 export function claimEphemeralBlobDir(dataDir: string): EphemeralBlobDir {
   removeDeadRuns(dataDir);
-  const dir = join(dataDir, EPHEMERAL_DIR, `run-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const dir = join(dataDir, EPHEMERAL_DIR, `run-${writerPrefix()}-${randomBytes(6).toString('hex')}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return { dir, remove: () => rm(dir, { recursive: true, force: true, maxRetries: 3 }) };
 }

@@ -67,17 +67,22 @@ describe('memory persistence leaves nothing behind', () => {
     expect(await filesUnder(dataDir)).toEqual([durable.split('/').at(-1)]);
   });
 
-  it('removes what a dead run left at the next start, and spares a run that is still alive', async () => {
+  it('removes what a dead run left at the next start, and spares runs still alive or of another host', async () => {
     const dataDir = tempDir('leftover');
-    const dead = join(dataDir, EPHEMERAL_DIR, `run-${await deadPid()}-abc123`, 'tmp');
-    const live = join(dataDir, EPHEMERAL_DIR, `run-${process.pid}-def456`, 'blobs');
-    for (const dir of [dead, live]) {
+    const [host] = writerPrefix().split('-');
+    const run = (name: string) => join(dataDir, EPHEMERAL_DIR, `run-${name}`, 'blobs');
+    const dead = run(`${host}-${await deadPid()}-abc-abc123`);
+    // This very pid, started earlier: a container restarted under PID 1 again.
+    const samePidEarlier = run(`${host}-${process.pid}-zzzz-abc123`);
+    const live = run(`${writerPrefix()}-def456`);
+    const otherHost = run(`00000000-${await deadPid()}-abc-abc123`);
+    for (const dir of [dead, samePidEarlier, live, otherHost]) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'piece'), 'x');
     }
     await startMemory(dataDir);
-    expect(await filesUnder(join(dataDir, EPHEMERAL_DIR))).toEqual(['piece']);
-    expect(await filesUnder(join(live))).toEqual(['piece']);
+    for (const gone of [dead, samePidEarlier]) expect(await filesUnder(gone)).toEqual([]);
+    for (const kept of [live, otherHost]) expect(await filesUnder(kept)).toEqual(['piece']);
   });
 });
 
