@@ -3,7 +3,7 @@ import { startCoffer } from '../../src/boot/server.js';
 import { limitVariable, type Env } from '../../src/boot/config.js';
 import type { LimitKind, Limits } from '../../src/domain/index.js';
 import { ADMIN, CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from '../mongodb/mongo-app.js';
-import { makeHttp, toReply, type Reply, type RequestOptions } from './http.js';
+import { makeHttp, requestInit, toReply, type Reply, type RequestOptions } from './http.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from './mongo.js';
 
 /** One running service the same HTTP test drives, whatever keeps its data. */
@@ -18,14 +18,7 @@ export interface Backend {
 }
 
 async function send(url: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token !== undefined) headers['authorization'] = `token ${opts.token}`;
-  let body = opts.body;
-  if (opts.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(opts.json);
-  }
-  return toReply(await fetch(url + path, { method, headers, body }));
+  return toReply(await fetch(url + path, { method, ...requestInit(opts) }));
 }
 
 export interface BackendOptions {

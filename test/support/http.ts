@@ -51,6 +51,15 @@ export interface HttpTest {
   upload(token: string, content: string | Uint8Array, options?: UploadOptions): Promise<Reply>;
 }
 
+/** The headers and body a request with these options sends: the token scheme, JSON encoded as JSON. */
+export function requestInit(opts: RequestOptions): { headers: Record<string, string>; body: RequestInit['body'] } {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token !== undefined) headers['authorization'] = `token ${opts.token}`;
+  if (opts.json === undefined) return { headers, body: opts.body };
+  headers['content-type'] = 'application/json';
+  return { headers, body: JSON.stringify(opts.json) };
+}
+
 export async function toReply(res: Response): Promise<Reply> {
   const bytes = Buffer.from(await res.arrayBuffer());
   const text = bytes.toString('utf8');
@@ -106,13 +115,7 @@ export async function makeHttp(
   };
 
   const request = async (method: string, path: string, opts: RequestOptions = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token !== undefined) headers['authorization'] = `token ${opts.token}`;
-    let body = opts.body;
-    if (opts.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(opts.json);
-    }
+    const { headers, body } = requestInit(opts);
     scan.noteRequest(headers, opts.json);
     const reply = await toReply(await fetch(url + path, { method, headers, body }));
     const head = [...reply.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
