@@ -23,6 +23,8 @@ export interface HttpOptions {
   webDir?: string;
   /** The base of every `url` handed out (PUBLIC_URL, no trailing slash); without it, each request's own origin. */
   publicUrl?: string | null;
+  /** How long the browser keeps its session cookie, in seconds: the session's longest life (SESSION_MAX_DAYS). */
+  sessionCookieMaxAge?: number;
 }
 
 // A client that goes away mid-download is routine, not a server fault.
@@ -36,7 +38,7 @@ export class HttpApp {
   constructor(@inject(Core) core: Core, @inject(HttpOptions) options: HttpOptions) {
     const { logger } = options;
     const router = new Router<AuthState>();
-    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy), options });
+    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy, options.publicUrl ?? null), options });
 
     this.koa = new Koa();
     this.koa.use(async (ctx, next) => {
