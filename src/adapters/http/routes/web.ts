@@ -4,6 +4,20 @@ import { loadWebAssets } from '../web/web-assets.js';
 import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../web/web-headers.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
+/** The dashboard's own paths: the page reads the path and shows that view (see web/src/dash/routes.ts). */
+export const DASHBOARD_PATHS = [
+  '/',
+  '/files/:folderId',
+  '/shares',
+  '/pastes',
+  '/collections',
+  '/collections/:id',
+  '/usage',
+  '/tokens',
+  '/account',
+  '/admin',
+];
+
 /**
  * The browser front end (web/dist, built by Vite): its hashed assets, and the HTML shell of the pages it renders.
  * The shell of /s/{id} is the same for every id: the page itself asks the API about the share.
@@ -23,5 +37,10 @@ export function webRoutes(router: AppRouter, { options }: RouteDeps): void {
   router.get('/s/:id', (ctx) => {
     if (!web) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
     sendWebFile(ctx, web.shell, PAGE_HEADERS);
+  });
+
+  router.get(DASHBOARD_PATHS, (ctx) => {
+    if (!web?.dashShell) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
+    sendWebFile(ctx, web.dashShell, PAGE_HEADERS);
   });
 }
