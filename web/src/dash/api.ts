@@ -103,7 +103,8 @@ export function parseNext(link: string | null): string | null {
 }
 
 export const api = {
-  me: () => call<MeView>('GET', '/api/auth/me'),
+  /** Who this browser is signed in as; null when signed out (no error, so nothing in the console either). */
+  session: async () => (await call<{ user: MeView | null }>('GET', '/api/auth/session')).user,
   signIn: (username: string, password: string, register = false) =>
     call<MeView>('POST', '/api/auth/session', { username, password, register }),
   signOut: () => call<void>('POST', '/api/auth/logout'),

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Message } from '../message.js';
 import { AccountPage } from './account-page.js';
 import { AdminPage } from './admin-page.js';
-import { api, ApiError, type MeView } from './api.js';
+import { api, type MeView } from './api.js';
 import { CollectionPage, CollectionsPage } from './collections-page.js';
 import { FilesPage } from './files/files-page.js';
 import { PastesPage } from './pastes-page.js';
@@ -61,10 +61,9 @@ export function Dashboard() {
   const path = usePath();
 
   useEffect(() => {
-    api.me().then(
-      (me) => setSession({ state: 'in', me }),
-      (error: unknown) =>
-        setSession(error instanceof ApiError && error.status === 401 ? { state: 'out' } : { state: 'failed', error }),
+    api.session().then(
+      (me) => setSession(me ? { state: 'in', me } : { state: 'out' }),
+      (error: unknown) => setSession({ state: 'failed', error }),
     );
   }, []);
 

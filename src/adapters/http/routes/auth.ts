@@ -31,6 +31,13 @@ export function authRoutes(router: AppRouter, { core, auth, options }: RouteDeps
     ctx.status = register ? 201 : 200;
   });
 
+  // Who the browser is signed in as, or null: a signed-out visitor is an answer here, not an error.
+  router.get('/api/auth/session', async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { user: actor?.via === 'session' ? await core.getMe.execute({ actor }) : null };
+  });
+
   const logout = (everywhere: boolean) => async (ctx: Context) => {
     await core.logout.execute({ actor: actorOf(ctx), everywhere });
     if (sessionCookie(ctx) !== null) clearSessionCookie(ctx);
