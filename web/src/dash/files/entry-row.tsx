@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { formatDate, formatSize } from '../../format.js';
 import { api } from '../api.js';
+import { FileIcon, FolderIcon } from '../icons.js';
 import { Link } from '../ui.js';
 import { isImage, type Entry } from './entries.js';
 
@@ -27,13 +28,15 @@ export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renami
   if (entry.kind === 'folder') {
     return (
       <Link class="name" href={folderHref(entry.id)}>
-        📁 {entry.name}
+        <FolderIcon />
+        <span class="label">{entry.name}</span>
       </Link>
     );
   }
   return (
     <a class="name" href={api.contentUrl(entry.id)} download={entry.name}>
-      {entry.name}
+      <FileIcon />
+      <span class="label">{entry.name}</span>
     </a>
   );
 }
@@ -50,5 +53,5 @@ export function EntryFacts({ entry }: { entry: Entry }) {
 /** A grid tile's picture: the image itself, scaled by the browser, or the kind of item. */
 export function Thumbnail({ entry }: { entry: Entry }) {
   if (isImage(entry)) return <img class="thumb" src={api.contentUrl(entry.id)} alt="" loading="lazy" decoding="async" />;
-  return <span class="thumb icon" aria-hidden="true">{entry.kind === 'folder' ? '📁' : '📄'}</span>;
+  return <span class="thumb">{entry.kind === 'folder' ? <FolderIcon size={64} /> : <FileIcon size={64} />}</span>;
 }

@@ -167,6 +167,9 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       <p class="muted" role="status">
         {found ? `${entries.length} found` : `${entries.length} items${listing.more ? ', loading more…' : ''}`}
       </p>
+      {!listing.more && entries.length === 0 && !listing.error && (
+        <p class="empty">{found ? 'Nothing matches.' : 'This folder is empty. Upload files or create a folder.'}</p>
+      )}
       <VirtualRows count={rowCount} rowHeight={ROW_HEIGHT[layout]} label={listing.folder?.name ?? 'Files'}>
         {(row) => (
           <div class={layout === 'grid' ? 'tiles' : 'line'}>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type FolderView } from '../api.js';
+import { FolderIcon } from '../icons.js';
 import { ErrorNote } from '../ui.js';
 
 interface Level {
@@ -46,7 +47,7 @@ export function FolderPicker({
         {folders?.filter((f) => !excluded.has(f.id)).map((folder) => (
           <li key={folder.id}>
             <button type="button" class="link-button" onClick={() => setTrail([...trail, { id: folder.id, name: folder.name }])}>
-              📁 {folder.name}
+              <FolderIcon /> {folder.name}
             </button>
           </li>
         ))}
