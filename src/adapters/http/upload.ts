@@ -9,7 +9,7 @@ import { id, parseField, parseId, shareMaximum, timestamp } from './validation.j
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const formInteger = z
   .string()
-  .regex(/^\d{1,15}$/, 'expected a whole number')
+  .regex(/^\d{1,15}$/, 'must be a whole number')
   .transform(Number)
   .pipe(shareMaximum);
 

@@ -179,7 +179,11 @@ export const ErrorBody = z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()
       .describe('validation failures, one per field'),
+    field: z.string().optional().describe('bad_request: the one field refused (also in issues)'),
     limit: z.string().optional().describe('limit_reached: the limit that was reached'),
+    max: z.union([z.int(), z.string()]).optional().describe('limit_reached: its maximum (bytes as a decimal string)'),
+    current: z.union([z.int(), z.string()]).optional().describe('limit_reached: what is in use'),
+    maxBytes: z.int().optional().describe('payload_too_large: the largest body or file accepted'),
     retryAfter: z.number().optional().describe('rate_limited: seconds to wait (also in Retry-After)'),
     shareId: z.string().optional().describe('conflict: the share the item already has'),
   })
