@@ -92,7 +92,7 @@ describe('the API reference page', () => {
     const csp = reply.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(csp).not.toContain('unsafe');
     expect(reply.text).not.toMatch(/<script>(?!<)/);
     expect(reply.text).not.toMatch(/https?:\/\//);
     for (const src of reply.text.matchAll(/(?:src|href)="([^"]+)"/g)) {
