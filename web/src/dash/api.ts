@@ -1,42 +1,27 @@
-import type {
-  AdminUserView,
-  CollectionView,
-  CreatedTokenView,
-  FileView,
-  FolderView,
-  MeView,
-  PasteView,
-  SearchView,
-  ShareView,
-  TokenView,
-  UsageView,
-} from '../../../src/application/views.js';
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../../../test/support/openapi-schema.gen.js';
 
-export type {
-  AdminUserView,
-  CollectionView,
-  CreatedTokenView,
-  FileView,
-  FolderView,
-  MeView,
-  PasteView,
-  SearchView,
-  ShareView,
-  TokenView,
-  UsageView,
-};
-
-/** Every item that can be shared carries the address of its share's page once shared. */
-export type Shared<T> = T & { url?: string };
+/**
+ * The one way the dashboard talks to the API: a client typed by the types openapi-typescript generates from
+ * GET /api/openapi.json (`npm run openapi:types`; a test keeps the file equal to the served document). A change of
+ * the API that this code does not follow fails `npm run typecheck`.
+ */
+type Schemas = components['schemas'];
+export type FileView = Schemas['File'];
+export type FolderView = Schemas['Folder'];
+export type CollectionView = Schemas['Collection'];
+export type PasteView = Schemas['Paste'];
+export type ShareView = Schemas['Share'];
+export type UsageView = Schemas['Usage'];
+export type AdminUserView = Schemas['AdminUser'];
+export type MeView = Schemas['Me'];
+export type TokenView = Schemas['Token'];
+export type CreatedTokenView = Schemas['CreatedToken'];
+export type SearchView = Schemas['Listing'];
 export type ShareKind = ShareView['type'];
-export type ShareOptions = {
-  password?: string | null;
-  expiresAt?: string | null;
-  maxViews?: number | null;
-  maxDownloads?: number | null;
-};
+export type ShareOptions = Omit<NonNullable<paths['/api/share/{id}']['patch']['requestBody']>['content']['application/json'], never>;
 export type LimitName = keyof UsageView;
-export type Page<T> = { items: T[]; nextCursor: string | null };
+type Limits = NonNullable<NonNullable<paths['/api/admin/users/{id}']['patch']['requestBody']>['content']['application/json']['limits']>;
 
 /** An answer in the API's one error shape, kept whole so a page can name the limit that was reached. */
 export class ApiError extends Error {
@@ -56,42 +41,37 @@ export class ApiError extends Error {
  */
 export const CSRF_HEADERS = { 'X-Coffer-CSRF': '1' };
 
-async function failure(res: Response): Promise<ApiError> {
-  const body = (await res.json().catch(() => ({}))) as { error?: string; message?: string; limit?: LimitName };
-  return new ApiError(res.status, body.error ?? 'failed', body.message ?? `The server answered ${res.status}.`, body.limit);
-}
+const client = createClient<paths>({ headers: CSRF_HEADERS, credentials: 'same-origin', cache: 'no-store' });
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { ...CSRF_HEADERS };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let res: Response;
+type ErrorBody = { error?: string; message?: string; limit?: LimitName };
+
+/** The answer's data, or an ApiError in the API's words; a network failure says so plainly. */
+async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: Awaited<typeof call>;
   try {
-    res = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      cache: 'no-store',
-    });
+    result = await call;
   } catch {
     throw new ApiError(0, 'offline', 'The server could not be reached. Check your connection and try again.');
   }
-  if (!res.ok) throw await failure(res);
-  return (res.status === 204 ? undefined : await res.json()) as T;
+  const { data, error, response } = result;
+  if (!response.ok) {
+    const body = (error ?? {}) as ErrorBody;
+    throw new ApiError(response.status, body.error ?? 'failed', body.message ?? `The server answered ${response.status}.`, body.limit);
+  }
+  return data as T;
 }
 
-const id = (value: string) => encodeURIComponent(value);
+const path = (id: string) => ({ params: { path: { id } } });
 
-async function allPages<T>(path: string, key?: 'files' | 'folders'): Promise<T[]> {
+/** Every page of a paged listing (pastes, collections, tokens), following `Link: rel="next"`. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data?: T[]; error?: unknown; response: Response }>): Promise<T[]> {
   const items: T[] = [];
-  let cursor: string | null = null;
+  let cursor: string | undefined;
   do {
-    const query: string = `?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res: Response = await fetch(path + query, { credentials: 'same-origin', cache: 'no-store' });
-    if (!res.ok) throw await failure(res);
-    cursor = parseNext(res.headers.get('Link'));
-    const body = (await res.json()) as T[] | Record<string, T[]>;
-    items.push(...(Array.isArray(body) ? body : (body[key ?? 'files'] ?? [])));
+    const answer = page(cursor);
+    const { response } = await answer;
+    items.push(...(await unwrap(answer)));
+    cursor = parseNext(response.headers.get('Link')) ?? undefined;
   } while (cursor);
   return items;
 }
@@ -102,67 +82,64 @@ export function parseNext(link: string | null): string | null {
   return match?.[1] ? decodeURIComponent(match[1]) : null;
 }
 
+const PAGE = '1000';
+
 export const api = {
   /** Who this browser is signed in as; null when signed out (no error, so nothing in the console either). */
-  session: async () => (await call<{ user: MeView | null }>('GET', '/api/auth/session')).user,
+  session: async () => (await unwrap(client.GET('/api/auth/session'))).user,
   signIn: (username: string, password: string, register = false) =>
-    call<MeView>('POST', '/api/auth/session', { username, password, register }),
-  signOut: () => call<void>('POST', '/api/auth/logout'),
-  signOutEverywhere: () => call<void>('POST', '/api/auth/logout/everywhere'),
+    unwrap(client.POST('/api/auth/session', { body: { username, password, register } })),
+  signOut: () => unwrap(client.POST('/api/auth/logout')),
+  signOutEverywhere: () => unwrap(client.POST('/api/auth/logout/everywhere')),
   changePassword: (currentPassword: string, newPassword: string) =>
-    call<void>('POST', '/api/auth/password', { currentPassword, newPassword }),
+    unwrap(client.POST('/api/auth/password', { body: { currentPassword, newPassword } })),
 
   rootPage: (cursor: string | null) =>
-    call<{ files: Shared<FileView>[]; folders: Shared<FolderView>[]; nextCursor: string | null }>(
-      'GET',
-      `/api/folder?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    ),
-  folder: (folderId: string) => call<Shared<FolderView>>('GET', `/api/folder/${id(folderId)}`),
-  createFolder: (name: string, parentId: string | null) => call<FolderView>('POST', '/api/folder', { name, parentId }),
-  updateFolder: (folderId: string, change: { name?: string; parentId?: string | null }) =>
-    call<FolderView>('PATCH', `/api/folder/${id(folderId)}`, change),
-  deleteFolder: (folderId: string) => call<void>('DELETE', `/api/folder/${id(folderId)}`),
-  updateFile: (fileId: string, change: { name?: string; folderId?: string | null }) =>
-    call<FileView>('PATCH', `/api/file/${id(fileId)}`, change),
-  deleteFile: (fileId: string) => call<void>('DELETE', `/api/file/${id(fileId)}`),
-  contentUrl: (fileId: string) => `/api/file/${id(fileId)}/content`,
+    unwrap(client.GET('/api/folder', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
+  folder: (id: string) => unwrap(client.GET('/api/folder/{id}', path(id))),
+  createFolder: (name: string, parentId: string | null) => unwrap(client.POST('/api/folder', { body: { name, parentId } })),
+  updateFolder: (id: string, change: { name?: string; parentId?: string | null }) =>
+    unwrap(client.PATCH('/api/folder/{id}', { ...path(id), body: change })),
+  deleteFolder: (id: string) => unwrap(client.DELETE('/api/folder/{id}', path(id))),
+  updateFile: (id: string, change: { name?: string; folderId?: string | null }) =>
+    unwrap(client.PATCH('/api/file/{id}', { ...path(id), body: change })),
+  deleteFile: (id: string) => unwrap(client.DELETE('/api/file/{id}', path(id))),
+  /** A plain link: the cookie is all a download or a preview needs. */
+  contentUrl: (id: string) => `/api/file/${encodeURIComponent(id)}/content`,
   search: (query: string, folderId: string | null) =>
-    call<SearchView>('POST', '/api/search', { query, folderId, recursive: folderId !== null }),
+    unwrap(client.POST('/api/search', { body: { query, folderId, recursive: folderId !== null } })),
 
-  shares: () => call<Shared<ShareView>[]>('GET', '/api/share'),
-  createShare: (type: ShareKind, itemId: string, options: ShareOptions) =>
-    call<Shared<ShareView>>('POST', '/api/share', { type, id: itemId, ...options }),
-  updateShare: (shareId: string, options: ShareOptions) =>
-    call<Shared<ShareView>>('PATCH', `/api/share/${id(shareId)}`, options),
-  deleteShare: (shareId: string) => call<void>('DELETE', `/api/share/${id(shareId)}`),
+  shares: () => unwrap(client.GET('/api/share')),
+  createShare: (type: ShareKind, id: string, options: ShareOptions) =>
+    unwrap(client.POST('/api/share', { body: { type, id, ...options } })),
+  updateShare: (id: string, options: ShareOptions) => unwrap(client.PATCH('/api/share/{id}', { ...path(id), body: options })),
+  deleteShare: (id: string) => unwrap(client.DELETE('/api/share/{id}', path(id))),
 
-  pastes: () => allPages<Shared<PasteView>>('/api/paste'),
+  pastes: () => allPages((cursor) => client.GET('/api/paste', { params: { query: { limit: PAGE, cursor } } })),
   createPaste: (name: string, type: string, content: string) =>
-    call<PasteView>('POST', '/api/paste', { name, type, content }),
-  deletePaste: (pasteId: string) => call<void>('DELETE', `/api/paste/${id(pasteId)}`),
+    unwrap(client.POST('/api/paste', { body: { name, type, content } })),
+  deletePaste: (id: string) => unwrap(client.DELETE('/api/paste/{id}', path(id))),
 
-  collections: () => allPages<Shared<CollectionView>>('/api/collection'),
-  collection: (collectionId: string) => call<Shared<CollectionView>>('GET', `/api/collection/${id(collectionId)}`),
-  createCollection: (name: string) => call<CollectionView>('POST', '/api/collection', { name }),
-  deleteCollection: (collectionId: string) => call<void>('DELETE', `/api/collection/${id(collectionId)}`),
-  addToCollection: (collectionId: string, fileId: string) =>
-    call<void>('PUT', `/api/collection/${id(collectionId)}/file/${id(fileId)}`),
-  removeFromCollection: (collectionId: string, fileId: string) =>
-    call<void>('DELETE', `/api/collection/${id(collectionId)}/file/${id(fileId)}`),
+  collections: () => allPages((cursor) => client.GET('/api/collection', { params: { query: { limit: PAGE, cursor } } })),
+  collection: (id: string) => unwrap(client.GET('/api/collection/{id}', path(id))),
+  createCollection: (name: string) => unwrap(client.POST('/api/collection', { body: { name } })),
+  deleteCollection: (id: string) => unwrap(client.DELETE('/api/collection/{id}', path(id))),
+  addToCollection: (id: string, fileId: string) =>
+    unwrap(client.PUT('/api/collection/{id}/file/{fileId}', { params: { path: { id, fileId } } })),
+  removeFromCollection: (id: string, fileId: string) =>
+    unwrap(client.DELETE('/api/collection/{id}/file/{fileId}', { params: { path: { id, fileId } } })),
 
-  usage: () => call<UsageView>('GET', '/api/usage/stats'),
+  usage: () => unwrap(client.GET('/api/usage/stats')),
 
-  tokens: () => allPages<TokenView>('/api/token'),
-  createToken: (name: string) => call<CreatedTokenView>('POST', '/api/token', { name }),
-  deleteToken: (tokenId: string) => call<void>('DELETE', `/api/token/${id(tokenId)}`),
-  sharexConfig: (name: string) => call<unknown>('POST', '/api/token/sharex', { name }),
+  tokens: () => allPages((cursor) => client.GET('/api/token', { params: { query: { limit: PAGE, cursor } } })),
+  createToken: (name: string) => unwrap(client.POST('/api/token', { body: { name } })),
+  deleteToken: (id: string) => unwrap(client.DELETE('/api/token/{id}', path(id))),
+  sharexConfig: (name: string) => unwrap(client.POST('/api/token/sharex', { body: { name } })),
 
-  users: () => call<AdminUserView[]>('GET', '/api/admin/users'),
+  users: () => unwrap(client.GET('/api/admin/users')),
   createUser: (username: string, password: string, type: 'admin' | 'user') =>
-    call<AdminUserView>('POST', '/api/admin/users', { username, password, type }),
-  updateUser: (
-    userId: string,
-    change: { type?: 'admin' | 'user'; password?: string; limits?: Partial<Record<LimitName, string | number | null>> },
-  ) => call<AdminUserView>('PATCH', `/api/admin/users/${id(userId)}`, change),
-  deleteUser: (userId: string) => call<void>('DELETE', `/api/admin/users/${id(userId)}`),
+    unwrap(client.POST('/api/admin/users', { body: { username, password, type } })),
+  updateUser: (id: string, change: { type?: 'admin' | 'user'; password?: string; limits?: Limits }) =>
+    unwrap(client.PATCH('/api/admin/users/{id}', { ...path(id), body: change })),
+  deleteUser: (id: string) => unwrap(client.DELETE('/api/admin/users/{id}', path(id))),
 };

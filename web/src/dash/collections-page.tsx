@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatSize } from '../format.js';
-import { api, type CollectionView, type Shared } from './api.js';
+import { api, type CollectionView } from './api.js';
 import { ShareDialog } from './share-dialog.js';
 import { ConfirmButton, ErrorNote, Link, Section, useAction } from './ui.js';
 
 export function CollectionsPage() {
-  const [collections, setCollections] = useState<Shared<CollectionView>[] | null>(null);
+  const [collections, setCollections] = useState<CollectionView[] | null>(null);
   const [name, setName] = useState('');
   const [sharing, setSharing] = useState<string | null>(null);
   const [, error, run] = useAction();

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatDate } from '../format.js';
-import { api, type PasteView, type Shared } from './api.js';
+import { api, type PasteView } from './api.js';
 import { Highlighted } from './highlight.js';
 import { ShareDialog } from './share-dialog.js';
 import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
 
 const TYPES = ['text', 'markdown', 'javascript', 'typescript', 'python', 'shell', 'json', 'html', 'css', 'go', 'rust'];
 
-function PasteItem({ paste, onChanged }: { paste: Shared<PasteView>; onChanged: () => void }) {
+function PasteItem({ paste, onChanged }: { paste: PasteView; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [, error, run] = useAction();
@@ -39,7 +39,7 @@ function PasteItem({ paste, onChanged }: { paste: Shared<PasteView>; onChanged: 
 }
 
 export function PastesPage() {
-  const [pastes, setPastes] = useState<Shared<PasteView>[] | null>(null);
+  const [pastes, setPastes] = useState<PasteView[] | null>(null);
   const [draft, setDraft] = useState({ name: '', type: 'text', content: '' });
   const [busy, error, run] = useAction();
   const load = () => run(async () => setPastes(await api.pastes()));

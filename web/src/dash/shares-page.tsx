@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatDate } from '../format.js';
-import { api, type Shared, type ShareView } from './api.js';
+import { api, type ShareView } from './api.js';
 import { CopyLink } from './copy-link.js';
 import { ShareForm, shareOptions } from './share-form.js';
 import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
@@ -14,7 +14,7 @@ const limit = (used: number, max: number | null) => (max === null ? `${used}` : 
 const localInput = (iso: string | null) =>
   iso ? new Date(new Date(iso).getTime() - new Date(iso).getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : '';
 
-function ShareRow({ share, onChanged }: { share: Shared<ShareView>; onChanged: () => void }) {
+function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => void }) {
   const [editing, setEditing] = useState(false);
   const [, error, run] = useAction();
   return (
@@ -74,7 +74,7 @@ function ShareRow({ share, onChanged }: { share: Shared<ShareView>; onChanged: (
 }
 
 export function SharesPage() {
-  const [shares, setShares] = useState<Shared<ShareView>[] | null>(null);
+  const [shares, setShares] = useState<ShareView[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const load = () => api.shares().then(setShares, setError);
   useEffect(() => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { pageQuery } from '../paging.js';
+import { DASHBOARD_PATHS } from '../routes/web.js';
 import { UPLOAD_FORM } from '../upload.js';
 import * as body from '../validation.js';
 
@@ -46,6 +47,19 @@ const one = (schema: string, status = 200, description = schema): Answer[] => [{
 const none: Answer[] = [{ status: 204, description: 'Done; no body' }];
 const owned = [400, 401, 403, 404];
 const read = [400, 401, 403, 404, 410, 429];
+const PAGE_OK: Answer[] = [{ status: 200, description: 'HTML', body: 'html' }, { status: 304, description: 'Not modified' }];
+
+/** The dashboard's pages: one shell for each of its paths (the page itself reads the path). */
+const dashboardPages: Operation[] = DASHBOARD_PATHS.map((path) => ({
+  method: 'get',
+  path: path.replace(/:(\w+)/g, '{$1}'),
+  tag: 'web',
+  summary: 'A page of the dashboard (the front end\'s shell)',
+  access: 'public',
+  ok: PAGE_OK,
+  errors: [503],
+  web: true,
+}));
 
 /** Every route the HTTP adapter answers. The coverage test holds this list to the router's own. */
 export const OPERATIONS: Operation[] = [
@@ -56,7 +70,10 @@ export const OPERATIONS: Operation[] = [
 
   { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token', access: 'public', json: body.credentialsBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
   { method: 'post', path: '/api/auth/register', tag: 'auth', summary: 'Create an account (REGISTRATION=open)', access: 'public', json: body.credentialsBody, ok: one('LoginResult', 201), errors: [400, 403, 409, 413, 429] },
-  { method: 'post', path: '/api/auth/logout', tag: 'auth', summary: 'Revoke the session token presented', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/logout', tag: 'auth', summary: 'Revoke the session token presented (and clear the browser session\'s cookie)', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/logout/everywhere', tag: 'auth', summary: 'Revoke every session of the user; API tokens stay', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/session', tag: 'auth', summary: 'Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer', access: 'public', json: body.browserSessionBody, ok: [...one('Me'), ...one('Me', 201, 'Me (registered)')], errors: [400, 401, 403, 409, 413, 429] },
+  { method: 'get', path: '/api/auth/session', tag: 'auth', summary: 'Who the browser is signed in as (null when no one)', access: 'public', ok: one('Session'), errors: [401] },
   { method: 'post', path: '/api/auth/password', tag: 'auth', summary: 'Change your own password; ends your other sessions', access: 'session', json: body.passwordChangeBody, ok: none, errors: [400, 401, 403, 409, 413, 429] },
   { method: 'get', path: '/api/auth/me', tag: 'auth', summary: 'The user of the token', access: 'session', ok: one('Me'), errors: [401, 403] },
 
@@ -108,5 +125,6 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/api/admin/users/{id}', tag: 'admin', summary: 'Delete a user and all their data', access: 'admin', ok: none, errors: [...owned, 409] },
 
   { method: 'get', path: '/assets/{name}', tag: 'web', summary: 'An asset of the web front end', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }], errors: [404], web: true },
-  { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share (the front end\'s shell)', access: 'public', ok: [{ status: 200, description: 'HTML', body: 'html' }, { status: 304, description: 'Not modified' }], errors: [503], web: true },
+  { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share (the front end\'s shell)', access: 'public', ok: PAGE_OK, errors: [503], web: true },
+  ...dashboardPages,
 ];

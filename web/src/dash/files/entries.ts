@@ -1,13 +1,13 @@
-import type { FileView, FolderView, Shared } from '../api.js';
+import type { FileView, FolderView } from '../api.js';
 
 /** One row of a listing: a folder or a file, in one shape so sorting and selection treat them alike. */
 export type Entry =
-  | { kind: 'folder'; id: string; name: string; updatedAt: string; url?: string | undefined; folder: Shared<FolderView> }
-  | { kind: 'file'; id: string; name: string; updatedAt: string; url?: string | undefined; file: Shared<FileView> };
+  | { kind: 'folder'; id: string; name: string; updatedAt: string; url?: string | undefined; folder: FolderView }
+  | { kind: 'file'; id: string; name: string; updatedAt: string; url?: string | undefined; file: FileView };
 
 export type SortKey = 'name' | 'size' | 'updated';
 
-export const folderEntry = (folder: Shared<FolderView>): Entry => ({
+export const folderEntry = (folder: FolderView): Entry => ({
   kind: 'folder',
   id: folder.id,
   name: folder.name,
@@ -16,7 +16,7 @@ export const folderEntry = (folder: Shared<FolderView>): Entry => ({
   folder,
 });
 
-export const fileEntry = (file: Shared<FileView>): Entry => ({
+export const fileEntry = (file: FileView): Entry => ({
   kind: 'file',
   id: file.id,
   name: file.name,

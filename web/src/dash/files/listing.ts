@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type FolderView, type Shared } from '../api.js';
+import { api, type FolderView } from '../api.js';
 import { fileEntry, folderEntry, type Entry } from './entries.js';
 
 export interface Listing {
-  folder: Shared<FolderView> | null;
+  folder: FolderView | null;
   entries: Entry[];
   /** True while further pages of the top level are still arriving. */
   more: boolean;
