@@ -118,6 +118,42 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     assertClean();
   });
 
+  it('admin journey: create a user, lower their storage limit, their upload is refused naming the limit, then delete them', async () => {
+    await t.user('root', 'admin');
+    const admin = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+    await signInThroughPage(admin.page, t.url, 'root', 'root-password');
+    await admin.page.getByRole('link', { name: 'Admin' }).click();
+    await admin.page.getByLabel('Username').fill('carol');
+    await admin.page.getByLabel('Password', { exact: true }).fill('carol-password');
+    await admin.page.getByRole('button', { name: 'Create user' }).click();
+    const card = admin.page.getByRole('listitem', { name: 'carol' });
+    await card.waitFor();
+    await card.getByLabel('Bytes (empty: default)').fill('1000');
+    await card.getByRole('button', { name: 'Set limit' }).click();
+    await expect.poll(() => card.locator('.usage-row').first().textContent()).toContain('0 bytes of 1 kB');
+    await admin.page.screenshot({ path: screenshotPath('dashboard-admin-1280') });
+    expect(await overflowsHorizontally(admin.page)).toBe(false);
+
+    const user = await watchedPage(browser);
+    await signInThroughPage(user.page, t.url, 'carol', 'carol-password');
+    const path = join(tempDir('dash-quota'), 'report.pdf');
+    writeFileSync(path, randomBytes(5000));
+    await user.page.getByLabel('Upload files').setInputFiles(path);
+    const refusal = await user.page.getByRole('alert').textContent();
+    expect(refusal).toContain('storage limit');
+    expect(refusal).toContain('leaves 1 kB');
+    const carol = (await t.request('GET', '/api/admin/users', { token: await t.adminToken() })).body.find(
+      (u: { username: string }) => u.username === 'carol',
+    );
+    expect(carol.files.current).toBe(0);
+    user.assertClean();
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await card.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => card.count()).toBe(0);
+    admin.assertClean();
+  });
+
   it('a folder of 10,000 files is usable within 2 s: listed, scrolled to the end, sorted', async () => {
     const { actor } = await t.core.authenticate
       .execute({ token: await t.userToken('alice') })
