@@ -12,6 +12,7 @@ import { machine, markdownTable, printTable, writeResults } from './report.js';
 import { shareReads } from './share-reads.js';
 import { transfers } from './transfer.js';
 import { treeAndSearch } from './tree.js';
+import { webBytes } from './web-bytes.js';
 
 const RESULTS = join(REPO_ROOT, 'bench', 'results.json');
 
@@ -63,6 +64,7 @@ async function main(): Promise<number> {
       ['transfers', 'upload and download', transfers],
       ['logins', 'login storm', loginStorm],
       ['tree', 'search and folder subtree', treeAndSearch],
+      ['web', 'first-load bytes of the web pages', webBytes],
     ] as const) {
       if (!plan.sections.includes(key)) continue;
       try {
