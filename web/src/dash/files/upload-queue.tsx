@@ -115,8 +115,16 @@ const STATUS_TEXT: Record<Status, string> = {
 export function UploadList({ queue }: { queue: ReturnType<typeof useUploads> }) {
   const { items, refusal, cancel, clearFinished } = queue;
   if (items.length === 0 && !refusal) return null;
+  const count = (status: Status) => items.filter((item) => item.status === status).length;
   return (
     <section class="uploads" aria-label="Uploads">
+      {items.length > 0 && (
+        <p class="muted" role="status">
+          {count('done')} of {items.length} uploaded
+          {count('failed') > 0 && `, ${count('failed')} failed`}
+          {count('cancelled') > 0 && `, ${count('cancelled')} cancelled`}
+        </p>
+      )}
       {refusal && (
         <p class="problem" role="alert">
           {refusal}
