@@ -217,6 +217,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     webDir: options.webDir === undefined ? WEB_DIST : (options.webDir ?? undefined),
     publicUrl: config.publicUrl,
     sessionCookieMaxAge: Math.round(config.sessionMaxDays * 86_400),
+    registrationOpen: config.registration === 'open',
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

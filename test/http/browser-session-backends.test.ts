@@ -33,7 +33,7 @@ describe.each(await backends())('browser sessions (%s)', (_, make) => {
 
     const out = await b.request('POST', '/api/auth/logout/everywhere', { headers: { cookie: jar, ...ownPage() } });
     expect(out.status).toBe(204);
-    expect((await b.request('GET', '/api/auth/session', { headers: { cookie: jar } })).body).toEqual({ user: null });
+    expect((await b.request('GET', '/api/auth/session', { headers: { cookie: jar } })).body).toMatchObject({ user: null });
     expect((await b.request('GET', '/api/auth/me', { token })).status).toBe(401);
   });
 });

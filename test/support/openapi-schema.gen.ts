@@ -1143,6 +1143,7 @@ export interface components {
         };
         Session: {
             user: components["schemas"]["Me"] | null;
+            registration: boolean;
         };
         Token: {
             id: string;

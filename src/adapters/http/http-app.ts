@@ -25,6 +25,8 @@ export interface HttpOptions {
   publicUrl?: string | null;
   /** How long the browser keeps its session cookie, in seconds: the session's longest life (SESSION_MAX_DAYS). */
   sessionCookieMaxAge?: number;
+  /** REGISTRATION=open: the sign-in page offers to create an account. */
+  registrationOpen?: boolean;
 }
 
 // A client that goes away mid-download is routine, not a server fault.

@@ -85,8 +85,8 @@ export function parseNext(link: string | null): string | null {
 const PAGE = '1000';
 
 export const api = {
-  /** Who this browser is signed in as; null when signed out (no error, so nothing in the console either). */
-  session: async () => (await unwrap(client.GET('/api/auth/session'))).user,
+  /** Who this browser is signed in as (null when signed out: no error, so nothing in the console either). */
+  session: () => unwrap(client.GET('/api/auth/session')),
   signIn: (username: string, password: string, register = false) =>
     unwrap(client.POST('/api/auth/session', { body: { username, password, register } })),
   signOut: () => unwrap(client.POST('/api/auth/logout')),

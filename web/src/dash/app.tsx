@@ -13,7 +13,7 @@ import { TokensPage } from './tokens-page.js';
 import { ErrorNote, Link } from './ui.js';
 import { UsagePage } from './usage-page.js';
 
-type Session = { state: 'loading' } | { state: 'out' } | { state: 'in'; me: MeView } | { state: 'failed'; error: unknown };
+type Session = { state: 'loading' } | { state: 'out'; registration: boolean } | { state: 'in'; me: MeView } | { state: 'failed'; error: unknown };
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/', label: 'Files' },
@@ -60,21 +60,23 @@ export function Dashboard() {
   const [session, setSession] = useState<Session>({ state: 'loading' });
   const path = usePath();
 
-  useEffect(() => {
+  const load = () =>
     api.session().then(
-      (me) => setSession(me ? { state: 'in', me } : { state: 'out' }),
+      ({ user, registration }) => setSession(user ? { state: 'in', me: user } : { state: 'out', registration }),
       (error: unknown) => setSession({ state: 'failed', error }),
     );
-  }, []);
+  useEffect(() => void load(), []);
 
   if (session.state === 'loading') return <p class="page">Loading…</p>;
   if (session.state === 'failed') return <main class="page"><ErrorNote error={session.error} /></main>;
-  if (session.state === 'out') return <SignIn onSignedIn={(me) => setSession({ state: 'in', me })} />;
+  if (session.state === 'out') {
+    return <SignIn registration={session.registration} onSignedIn={(me) => setSession({ state: 'in', me })} />;
+  }
 
   const signOut = async () => {
     await api.signOut().catch(() => undefined);
-    setSession({ state: 'out' });
     navigate('/');
+    await load();
   };
   const current = (href: string) => (href === '/' ? path === '/' || path.startsWith('/files/') : path.startsWith(href));
 

@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, type MeView } from './api.js';
 import { ErrorNote, useAction } from './ui.js';
 
-/** Sign-in, and sign-up when the server allows it (it answers 403 otherwise, shown as it says). */
-export function SignIn({ onSignedIn }: { onSignedIn: (me: MeView) => void }) {
+/** Sign-in, and sign-up when the server allows it (REGISTRATION=open). */
+export function SignIn({ registration, onSignedIn }: { registration: boolean; onSignedIn: (me: MeView) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [register, setRegister] = useState(false);
@@ -44,9 +44,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (me: MeView) => void }) {
           <button type="submit" class="primary" disabled={busy}>
             {register ? 'Create account' : 'Sign in'}
           </button>
-          <button type="button" class="link-button" onClick={() => setRegister(!register)}>
-            {register ? 'I have an account' : 'Create an account'}
-          </button>
+          {registration && (
+            <button type="button" class="link-button" onClick={() => setRegister(!register)}>
+              {register ? 'I have an account' : 'Create an account'}
+            </button>
+          )}
         </div>
       </form>
     </main>

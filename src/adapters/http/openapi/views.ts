@@ -138,8 +138,11 @@ export const Me = z
   .register(components, { id: 'Me' });
 
 export const Session = z
-  .object({ user: Me.nullable() })
-  .register(components, { id: 'Session', description: 'Who the browser session belongs to; null when signed out' });
+  .object({ user: Me.nullable(), registration: z.boolean() })
+  .register(components, {
+    id: 'Session',
+    description: 'Who the browser session belongs to (null when signed out), and whether anyone may register',
+  });
 
 export const Token = z
   .object({ id: z.string(), name: z.string(), createdAt: time })

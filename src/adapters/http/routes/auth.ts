@@ -35,7 +35,10 @@ export function authRoutes(router: AppRouter, { core, auth, options }: RouteDeps
   router.get('/api/auth/session', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { user: actor?.via === 'session' ? await core.getMe.execute({ actor }) : null };
+    ctx.body = {
+      user: actor?.via === 'session' ? await core.getMe.execute({ actor }) : null,
+      registration: options.registrationOpen === true,
+    };
   });
 
   const logout = (everywhere: boolean) => async (ctx: Context) => {
