@@ -1,0 +1,114 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFound, ENABLE_HINT, launchChromium, watchedPage } from '../support/browser.js';
+import { signInThroughPage } from '../support/dashboard.js';
+import { makeHttp, type HttpTest } from '../support/http.js';
+
+if (!chromiumFound) console.log(ENABLE_HINT);
+
+describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
+  let t: HttpTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([makeHttp({ registration: 'open' }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('registers, signs out, signs in, changes the password, and signs out everywhere', async () => {
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/`);
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByLabel('Username').fill('erin');
+    await page.getByLabel('Password').fill('erin-password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.locator('.who').textContent()).toContain('erin');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Coffer' }).waitFor();
+    await signInThroughPage(page, t.url, 'erin', 'erin-password');
+
+    const other = await t.request('POST', '/api/auth/login', { json: { username: 'erin', password: 'erin-password' } });
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Current password').fill('erin-password');
+    await page.getByLabel('New password (8 to 256 characters)').fill('erin-new-password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByText('Password changed.').isVisible()).toBe(true);
+    expect((await t.request('GET', '/api/auth/me', { token: other.body.token })).status).toBe(401);
+
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Coffer' }).waitFor();
+    await signInThroughPage(page, t.url, 'erin', 'erin-new-password');
+    assertClean();
+  });
+
+  it('pastes (highlighted, names as text), tokens (curl one-liner), collections from a selection', async () => {
+    const { token } = await t.user('frank');
+    for (const name of ['a.txt', 'b.txt']) await t.upload(token, name, { filename: name });
+    const { page, assertClean } = await watchedPage(browser);
+    await signInThroughPage(page, t.url, 'frank', 'frank-password');
+
+    await page.getByRole('link', { name: 'Pastes' }).click();
+    await page.getByLabel('Name').fill('<img src=x onerror=alert(1)>');
+    await page.getByLabel('Type').selectOption('javascript');
+    await page.getByLabel('Content').fill('const answer = 42; // the answer\nreturn "text";');
+    await page.getByRole('button', { name: 'Save paste' }).click();
+    await page.getByRole('button', { name: '<img src=x onerror=alert(1)>' }).click();
+    await expect.poll(() => page.locator('.paste .tok-keyword').first().textContent()).toBe('const');
+    expect(await page.locator('.paste .tok-comment').textContent()).toBe('// the answer');
+    expect(await page.locator('main img').count()).toBe(0);
+
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByLabel('Name').fill('laptop');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const curl = (await page.locator('.notice pre').textContent()) ?? '';
+    expect(curl).toMatch(new RegExp(`^curl -H "Authorization: token [A-Za-z0-9_-]{40,}" -F file=@photo.jpg ${t.url}/api/file$`));
+    await expect.poll(() => page.getByRole('button', { name: 'Revoke' }).count()).toBe(1);
+
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await page.getByLabel('Name').fill('Best of');
+    await page.getByRole('button', { name: 'Create collection' }).click();
+    await page.getByRole('link', { name: 'Best of' }).waitFor();
+    await page.getByRole('link', { name: 'Files' }).click();
+    await page.getByLabel('Select a.txt').check();
+    await page.getByLabel('Select b.txt').check();
+    await page.getByLabel('Collection').selectOption({ label: 'Best of' });
+    await page.getByRole('button', { name: 'Add to collection' }).click();
+    await expect.poll(() => page.getByText('2 selected').count()).toBe(0);
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await page.getByRole('link', { name: 'Best of' }).click();
+    await expect.poll(() => page.locator('main li a').allTextContents()).toEqual(['a.txt', 'b.txt']);
+    assertClean();
+  });
+
+  it('moves a file into a folder with the picker, renames it in place, deletes after confirming', async () => {
+    const { token } = await t.user('gina');
+    await t.upload(token, 'draft', { filename: 'draft.txt' });
+    await t.request('POST', '/api/folder', { token, json: { name: 'Archive' } });
+    const { page, assertClean } = await watchedPage(browser);
+    await signInThroughPage(page, t.url, 'gina', 'gina-password');
+
+    await page.getByRole('button', { name: 'Actions for draft.txt' }).click();
+    await page.getByRole('button', { name: 'Move' }).click();
+    await page.getByRole('group', { name: 'Move draft.txt' }).getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'Move to Archive' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'draft.txt' }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Archive', exact: true }).click();
+    await page.getByRole('button', { name: 'Actions for draft.txt' }).click();
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name for draft.txt').fill('final.txt');
+    await page.getByLabel('New name for draft.txt').press('Enter');
+    await page.getByRole('link', { name: 'final.txt' }).waitFor();
+
+    await page.getByRole('button', { name: 'Actions for final.txt' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'final.txt' }).count()).toBe(0);
+    expect((await t.request('GET', '/api/usage/stats', { token })).body.files.current).toBe(0);
+    assertClean();
+  });
+});
