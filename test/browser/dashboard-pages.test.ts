@@ -111,4 +111,41 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     expect((await t.request('GET', '/api/usage/stats', { token })).body.files.current).toBe(0);
     assertClean();
   });
+
+  it('uploads files dropped onto the page, and edits then revokes a share on the Shares page', async () => {
+    await t.user('hugo');
+    const { page, assertClean } = await watchedPage(browser);
+    await signInThroughPage(page, t.url, 'hugo', 'hugo-password');
+    const drop = await page.evaluateHandle(`(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['first dropped file'], 'dropped-1.txt', { type: 'text/plain' }));
+      data.items.add(new File(['second dropped file'], 'dropped-2.txt', { type: 'text/plain' }));
+      return data;
+    })()`);
+    await page.dispatchEvent('section.files', 'dragover', { dataTransfer: drop });
+    await page.dispatchEvent('section.files', 'drop', { dataTransfer: drop });
+    await page.getByRole('link', { name: 'dropped-2.txt' }).waitFor();
+    await page.getByRole('link', { name: 'dropped-1.txt' }).waitFor();
+
+    await page.getByRole('button', { name: 'Actions for dropped-1.txt' }).click();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByLabel('Max downloads').fill('3');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.getByLabel('Share link').waitFor();
+
+    await page.getByRole('link', { name: 'Shares' }).click();
+    const row = page.locator('.share-row').filter({ hasText: 'dropped-1.txt' });
+    await expect.poll(() => row.textContent()).toContain('0 of 3');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await row.getByLabel('Max views').fill('10');
+    await row.getByLabel('Max downloads').fill('');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.locator('.fact').first().textContent()).toBe('Views0 of 10');
+    expect(await row.locator('.fact').nth(1).textContent()).toBe('Downloads0');
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => page.locator('.share-row').count()).toBe(0);
+    assertClean();
+  });
 });
