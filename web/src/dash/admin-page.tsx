@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, type AdminUserView, type LimitName, type MeView } from './api.js';
-import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
+import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
 import { LIMIT_LABELS, UsageBars } from './usage-bars.js';
 
 /** A limit as typed: storage in bytes (a decimal string), the others whole numbers; empty restores the default. */
@@ -88,20 +88,14 @@ function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; on
 }
 
 export function AdminPage({ me }: { me: MeView }) {
-  const [users, setUsers] = useState<AdminUserView[] | null>(null);
+  const { data: users, error, run, reload } = usePageData('Admin', api.users);
   const [form, setForm] = useState({ username: '', password: '', type: 'user' as 'admin' | 'user' });
-  const [, error, run] = useAction();
-  const load = () => run(async () => setUsers(await api.users()));
-  useEffect(() => {
-    document.title = 'Admin · Coffer';
-    void load();
-  }, []);
   const create = (event: Event) => {
     event.preventDefault();
     void run(async () => {
       await api.createUser(form.username, form.password, form.type);
       setForm({ username: '', password: '', type: 'user' });
-      setUsers(await api.users());
+      await reload();
     });
   };
   return (
@@ -132,7 +126,7 @@ export function AdminPage({ me }: { me: MeView }) {
       </Section>
       <h2>Users</h2>
       <ul class="plain-list stack">
-        {users?.map((user) => <UserCard key={user.id} user={user} me={me} onChanged={() => void load()} />)}
+        {users?.map((user) => <UserCard key={user.id} user={user} me={me} onChanged={() => void reload()} />)}
       </ul>
     </>
   );

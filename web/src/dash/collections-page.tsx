@@ -2,21 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatSize } from '../format.js';
 import { api, type CollectionView } from './api.js';
 import { ShareDialog } from './share-dialog.js';
-import { ConfirmButton, ErrorNote, Link, Section, useAction } from './ui.js';
+import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
 
 export function CollectionsPage() {
-  const [collections, setCollections] = useState<CollectionView[] | null>(null);
+  const { data: collections, error, run, reload } = usePageData('Collections', api.collections);
   const [name, setName] = useState('');
   const [sharing, setSharing] = useState<string | null>(null);
-  const [, error, run] = useAction();
-  const load = () => run(async () => setCollections(await api.collections()));
-  useEffect(() => {
-    document.title = 'Collections · Coffer';
-    void load();
-  }, []);
   return (
     <Section title="Collections">
-      <form class="row" onSubmit={(e) => (e.preventDefault(), void run(async () => (await api.createCollection(name), setName(''), setCollections(await api.collections()))))}>
+      <form class="row" onSubmit={(e) => (e.preventDefault(), void run(async () => (await api.createCollection(name), setName(''), await reload())))}>
         <label>
           Name
           <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -36,9 +30,9 @@ export function CollectionsPage() {
               <button type="button" onClick={() => setSharing(c.id)}>
                 Share
               </button>
-              <ConfirmButton label="Delete" confirm={`Delete ${c.name}? Its files stay.`} onConfirm={() => run(async () => (await api.deleteCollection(c.id), await load()))} />
+              <ConfirmButton label="Delete" confirm={`Delete ${c.name}? Its files stay.`} onConfirm={() => run(async () => (await api.deleteCollection(c.id), await reload()))} />
             </div>
-            {sharing === c.id && <ShareDialog type="collection" id={c.id} name={c.name} url={c.url} onDone={() => (setSharing(null), void load())} />}
+            {sharing === c.id && <ShareDialog type="collection" id={c.id} name={c.name} url={c.url} onDone={() => (setSharing(null), void reload())} />}
           </li>
         ))}
       </ul>

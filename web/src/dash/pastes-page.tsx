@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { formatDate } from '../format.js';
 import { api, type PasteView } from './api.js';
 import { Highlighted } from './highlight.js';
 import { ShareDialog } from './share-dialog.js';
-import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
+import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
 
 const TYPES = ['text', 'markdown', 'javascript', 'typescript', 'python', 'shell', 'json', 'html', 'css', 'go', 'rust'];
 
@@ -39,20 +39,14 @@ function PasteItem({ paste, onChanged }: { paste: PasteView; onChanged: () => vo
 }
 
 export function PastesPage() {
-  const [pastes, setPastes] = useState<PasteView[] | null>(null);
+  const { data: pastes, busy, error, run, reload } = usePageData('Pastes', api.pastes);
   const [draft, setDraft] = useState({ name: '', type: 'text', content: '' });
-  const [busy, error, run] = useAction();
-  const load = () => run(async () => setPastes(await api.pastes()));
-  useEffect(() => {
-    document.title = 'Pastes · Coffer';
-    void load();
-  }, []);
   const create = (event: Event) => {
     event.preventDefault();
     void run(async () => {
       await api.createPaste(draft.name, draft.type, draft.content);
       setDraft({ name: '', type: draft.type, content: '' });
-      setPastes(await api.pastes());
+      await reload();
     });
   };
   return (
@@ -92,7 +86,7 @@ export function PastesPage() {
       <Section title="Pastes">
         {pastes?.length === 0 && <p>No pastes yet.</p>}
         <ul class="plain-list">
-          {pastes?.map((paste) => <PasteItem key={paste.id} paste={paste} onChanged={() => void load()} />)}
+          {pastes?.map((paste) => <PasteItem key={paste.id} paste={paste} onChanged={() => void reload()} />)}
         </ul>
       </Section>
     </>

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { formatDate } from '../format.js';
 import { api, type ShareView } from './api.js';
 import { CopyLink } from './copy-link.js';
 import { ShareForm, shareOptions } from './share-form.js';
-import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
+import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
 
 const itemName = (share: ShareView) =>
   share.file?.name ?? share.folder?.name ?? share.collection?.name ?? share.paste?.name ?? share.id;
@@ -74,19 +74,13 @@ function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => voi
 }
 
 export function SharesPage() {
-  const [shares, setShares] = useState<ShareView[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const load = () => api.shares().then(setShares, setError);
-  useEffect(() => {
-    document.title = 'Shares · Coffer';
-    void load();
-  }, []);
+  const { data: shares, error, reload } = usePageData('Shares', api.shares);
   return (
     <Section title="Shares">
       <ErrorNote error={error} />
       {shares?.length === 0 && <p>Nothing is shared yet. Share a file, folder, paste or collection from its list.</p>}
       <ul class="plain-list">
-        {shares?.map((share) => <ShareRow key={share.id} share={share} onChanged={() => void load()} />)}
+        {shares?.map((share) => <ShareRow key={share.id} share={share} onChanged={() => void reload()} />)}
       </ul>
     </Section>
   );

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { formatDate } from '../format.js';
-import { api, type CreatedTokenView, type TokenView } from './api.js';
-import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
+import { api, type CreatedTokenView } from './api.js';
+import { ConfirmButton, ErrorNote, Section, usePageData } from './ui.js';
 
 /** Saves JSON the page already holds as a file, without a round trip. */
 function saveJson(value: unknown, filename: string): void {
@@ -14,22 +14,16 @@ function saveJson(value: unknown, filename: string): void {
 }
 
 export function TokensPage() {
-  const [tokens, setTokens] = useState<TokenView[] | null>(null);
+  const { data: tokens, error, run, reload } = usePageData('API tokens', api.tokens);
   const [created, setCreated] = useState<CreatedTokenView | null>(null);
   const [name, setName] = useState('');
-  const [, error, run] = useAction();
-  const load = () => run(async () => setTokens(await api.tokens()));
-  useEffect(() => {
-    document.title = 'API tokens · Coffer';
-    void load();
-  }, []);
 
   const create = (sharex: boolean) =>
     run(async () => {
       if (sharex) saveJson(await api.sharexConfig(name || 'ShareX'), `${name || 'Coffer'}.sxcu`);
       else setCreated(await api.createToken(name || 'token'));
       setName('');
-      await load();
+      await reload();
     });
 
   return (
@@ -67,7 +61,7 @@ export function TokensPage() {
             <ConfirmButton
               label="Revoke"
               confirm={`Revoke ${token.name}?`}
-              onConfirm={() => run(async () => (await api.deleteToken(token.id), await load()))}
+              onConfirm={() => run(async () => (await api.deleteToken(token.id), await reload()))}
             />
           </li>
         ))}

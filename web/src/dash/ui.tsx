@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 import { navigate } from './routes.js';
 
@@ -98,4 +98,19 @@ export function useAction(): [boolean, unknown, (action: () => Promise<void>) =>
     }
   };
   return [busy, error, run];
+}
+
+/**
+ * What a page lists, loaded once when the page opens (which also names the window), with `reload` after a change
+ * and `run` for the page's own actions, whose failures land in the same `error`.
+ */
+export function usePageData<T>(title: string, load: () => Promise<T>) {
+  const [data, setData] = useState<T | null>(null);
+  const [busy, error, run] = useAction();
+  const reload = () => run(async () => setData(await load()));
+  useEffect(() => {
+    document.title = `${title} · Coffer`;
+    void reload();
+  }, []);
+  return { data, busy, error, run, reload };
 }

@@ -1,15 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, type UsageView } from './api.js';
-import { ErrorNote, Section } from './ui.js';
+import { api } from './api.js';
+import { ErrorNote, Section, usePageData } from './ui.js';
 import { UsageBars } from './usage-bars.js';
 
 export function UsagePage() {
-  const [usage, setUsage] = useState<UsageView | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    document.title = 'Usage · Coffer';
-    api.usage().then(setUsage, setError);
-  }, []);
+  const { data: usage, error } = usePageData('Usage', api.usage);
   return (
     <Section title="Usage">
       <ErrorNote error={error} />
