@@ -153,6 +153,18 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
       (u: { username: string }) => u.username === 'carol',
     );
     expect(carol.files.current).toBe(0);
+
+    // When the page's check passes (here: usage as it was before the limit fell), the server's own refusal is shown,
+    // with the limit named and the room it leaves.
+    const roomy = { ...carol, storage: { current: '0', max: String(100 * MiB) } };
+    await user.page.route('**/api/usage/stats', (route) => route.fulfill({ json: roomy }));
+    user.expectHttpError('/api/file', 403);
+    await user.page.getByLabel('Upload files').setInputFiles(path);
+    await expect.poll(() => user.page.locator('.upload-failed').textContent()).toContain('storage limit');
+    expect(await user.page.locator('.upload-failed').textContent()).toMatch(/Room left: 1(,000 bytes| kB)/);
+    expect((await t.request('GET', '/api/admin/users', { token: await t.adminToken() })).body.find(
+      (u: { username: string }) => u.username === 'carol',
+    ).files.current).toBe(0);
     user.assertClean();
 
     await card.getByRole('button', { name: 'Delete' }).click();

@@ -30,6 +30,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly limit: LimitName | null = null,
+    /** For a reached limit: its maximum and what was in use when it refused (bytes as decimal strings). */
+    readonly usage: { max: number | string; current: number | string } | null = null,
   ) {
     super(message);
   }
@@ -43,7 +45,13 @@ export const CSRF_HEADERS = { 'X-Coffer-CSRF': '1' };
 
 const client = createClient<paths>({ headers: CSRF_HEADERS, credentials: 'same-origin', cache: 'no-store' });
 
-type ErrorBody = { error?: string; message?: string; limit?: LimitName };
+type ErrorBody = { error?: string; message?: string; limit?: LimitName; max?: number | string; current?: number | string };
+
+/** An answer in the API's one error shape as an ApiError, keeping what a page needs to name a reached limit. */
+export function apiError(status: number, body: ErrorBody): ApiError {
+  const usage = body.max !== undefined && body.current !== undefined ? { max: body.max, current: body.current } : null;
+  return new ApiError(status, body.error ?? 'failed', body.message ?? `The server answered ${status}.`, body.limit ?? null, usage);
+}
 
 /** The answer's data, or an ApiError in the API's words; a network failure says so plainly. */
 async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
@@ -55,8 +63,7 @@ async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   }
   const { data, error, response } = result;
   if (!response.ok) {
-    const body = (error ?? {}) as ErrorBody;
-    throw new ApiError(response.status, body.error ?? 'failed', body.message ?? `The server answered ${response.status}.`, body.limit);
+    throw apiError(response.status, (error ?? {}) as ErrorBody);
   }
   return data as T;
 }

@@ -1,13 +1,17 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { formatSize } from '../format.js';
 import { ApiError } from './api.js';
 import { navigate } from './routes.js';
 
-/** A failure as a person reads it; a reached limit says which one. */
+/** A failure as a person reads it; a reached limit says which one and how much room it leaves. */
 export function describeError(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.code === 'limit_reached' && err.limit) return `${err.message} (limit: ${err.limit})`;
-    return err.message;
+    if (err.code !== 'limit_reached' || !err.limit) return err.message;
+    const named = err.message.includes(err.limit) ? err.message : `${err.message} (the ${err.limit} limit)`;
+    if (!err.usage) return named;
+    const left = Math.max(0, Number(err.usage.max) - Number(err.usage.current));
+    return `${named}. Room left: ${err.limit === 'storage' ? formatSize(String(left)) : left}.`;
   }
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,4 +1,4 @@
-import { ApiError, CSRF_HEADERS, type FileView, type LimitName } from '../api.js';
+import { ApiError, apiError, CSRF_HEADERS, type FileView } from '../api.js';
 
 export interface Progress {
   sent: number;
@@ -12,8 +12,7 @@ export interface RunningUpload {
 
 function errorOf(xhr: XMLHttpRequest): ApiError {
   try {
-    const body = JSON.parse(xhr.responseText) as { error?: string; message?: string; limit?: LimitName };
-    return new ApiError(xhr.status, body.error ?? 'failed', body.message ?? `The upload failed (${xhr.status}).`, body.limit);
+    return apiError(xhr.status, JSON.parse(xhr.responseText) as Parameters<typeof apiError>[1]);
   } catch {
     return new ApiError(xhr.status, 'failed', `The upload failed (${xhr.status}).`);
   }
