@@ -32,6 +32,11 @@ const attempt = async (name, run) => {
   await attempt('create folder no-cors', async () => (await fetch('${target}/api/folder', {
     method: 'POST', mode: 'no-cors', credentials: 'include',
     headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ name: 'pwned' }) })).type);
+  await attempt('upload no-cors', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['planted']), 'planted.txt');
+    return (await fetch('${target}/api/file', { method: 'POST', mode: 'no-cors', credentials: 'include', body: form })).type;
+  });
   await attempt('sign-in as attacker', async () => (await fetch('${target}/api/auth/session', {
     method: 'POST', mode: 'no-cors', credentials: 'include',
     headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ username: 'mallory', password: 'mallory-password' }) })).type);
@@ -88,6 +93,7 @@ describe.skipIf(!chromiumFound)('a page on another origin, with the user signed 
     const after = await t.request('GET', '/api/folder', { token: await t.userToken('alice') });
     expect(after.body.folders.length).toBe(before);
     expect(after.body.folders.map((f: { name: string }) => f.name)).not.toContain('pwned');
+    expect(after.body.files).toEqual([]);
 
     // Still signed in, and still as alice, not as the attacker's account.
     await page.reload();
