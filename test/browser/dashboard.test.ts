@@ -201,7 +201,7 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     const started = Date.now();
     await page.goto(`${t.url}/files/${folder.id}`);
     await page.getByRole('link', { name: 'scan-00000.txt' }).waitFor();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'items' }).textContent()).toBe('10000 items');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'items' }).textContent()).toBe('10,000 items');
     const grid = page.getByRole('grid', { name: 'Archive' });
     await grid.evaluate((box) => box.scrollTo(0, box.scrollHeight));
     await page.getByRole('link', { name: 'scan-09999.txt' }).waitFor();
@@ -217,6 +217,11 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
   });
 
   it('fits a 375 px phone screen and a 1280 px desktop without sideways scrolling', async () => {
+    // A picture for the grid's thumbnails: a screenshot is a real PNG.
+    const painter = (await watchedPage(browser, { viewport: { width: 200, height: 150 } })).page;
+    await painter.setContent('<body style="margin:0;background:linear-gradient(90deg,#c33,#36c)"></body>');
+    const picture = await painter.screenshot();
+    await t.upload(await t.userToken('alice'), picture, { filename: 'picture.png', type: 'image/png' });
     for (const width of [375, 1280]) {
       const { page, assertClean } = await watchedPage(browser, { viewport: { width, height: 800 } });
       await signInThroughPage(page, t.url, 'alice', 'alice-password');
@@ -233,6 +238,13 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
         await page.screenshot({ path: screenshotPath(`dashboard-${name}-${width}`), fullPage: true });
         expect(await overflowsHorizontally(page), `${name} at ${width}px`).toBe(false);
       }
+      await page.goto(`${t.url}/`);
+      await page.getByRole('button', { name: 'Grid view' }).click();
+      await page.waitForLoadState('networkidle');
+      const thumb = page.locator('img.thumb').first();
+      await expect.poll(() => thumb.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBeGreaterThan(0);
+      await page.screenshot({ path: screenshotPath(`dashboard-grid-${width}`), fullPage: true });
+      expect(await overflowsHorizontally(page), `grid at ${width}px`).toBe(false);
       assertClean();
     }
   });

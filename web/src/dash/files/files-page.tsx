@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { formatCount } from '../../format.js';
 import { api, type SearchView } from '../api.js';
 import { ErrorNote, Link, useAction } from '../ui.js';
 import { ActionPanel } from './action-panel.js';
@@ -165,7 +166,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       <ErrorNote error={listing.error} />
       <ErrorNote error={moveProblem} />
       <p class="muted" role="status">
-        {found ? `${entries.length} found` : `${entries.length} items${listing.more ? ', loading more…' : ''}`}
+        {found ? `${formatCount(entries.length, 'match', 'matches')}` : `${formatCount(entries.length, 'item', 'items')}${listing.more ? ', loading more…' : ''}`}
       </p>
       {!listing.more && entries.length === 0 && !listing.error && (
         <p class="empty">{found ? 'Nothing matches.' : 'This folder is empty. Upload files or create a folder.'}</p>
