@@ -84,7 +84,7 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     assertClean();
   });
 
-  it('moves a file into a folder with the picker, renames it in place, deletes after confirming', async () => {
+  it('moves files into a folder with the picker and by dragging, renames in place, deletes after confirming', async () => {
     const { token } = await t.user('gina');
     await t.upload(token, 'draft', { filename: 'draft.txt' });
     await t.request('POST', '/api/folder', { token, json: { name: 'Archive' } });
@@ -104,11 +104,20 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     await page.getByLabel('New name for draft.txt').press('Enter');
     await page.getByRole('link', { name: 'final.txt' }).waitFor();
 
+    // Drag and drop: a file dragged onto a folder moves into it.
+    await t.upload(token, 'loose', { filename: 'loose.txt' });
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('link', { name: 'loose.txt' }).waitFor();
+    await page.locator('.entry', { hasText: 'loose.txt' }).dragTo(page.locator('.entry', { hasText: 'Archive' }));
+    await expect.poll(() => page.getByRole('link', { name: 'loose.txt' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Archive', exact: true }).click();
+    await page.getByRole('link', { name: 'loose.txt' }).waitFor();
+
     await page.getByRole('button', { name: 'Actions for final.txt' }).click();
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'final.txt' }).count()).toBe(0);
-    expect((await t.request('GET', '/api/usage/stats', { token })).body.files.current).toBe(0);
+    expect((await t.request('GET', '/api/usage/stats', { token })).body.files.current).toBe(1);
     assertClean();
   });
 
