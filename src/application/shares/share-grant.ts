@@ -8,6 +8,8 @@ export const SHARE_GRANT_TTL_MS = 2 * 60 * 60 * 1000;
 export interface ShareGrant {
   value: string;
   expiresAt: Date;
+  /** Its lifetime from now, for a cookie's Max-Age (the server's clock, not the client's). */
+  maxAgeSeconds: number;
 }
 
 type Deps = Pick<Ports, 'secrets' | 'clock'>;
@@ -21,7 +23,7 @@ export function issueGrant(p: Deps, share: Share): ShareGrant | null {
   if (share.passwordHash === null) return null;
   const expires = p.clock.now().getTime() + SHARE_GRANT_TTL_MS;
   const mac = p.secrets.mac(share.passwordHash, message(share, expires));
-  return { value: `${expires.toString(36)}.${mac}`, expiresAt: new Date(expires) };
+  return { value: `${expires.toString(36)}.${mac}`, expiresAt: new Date(expires), maxAgeSeconds: SHARE_GRANT_TTL_MS / 1000 };
 }
 
 /** Whether `value` is an unexpired grant of this share under its current password. */

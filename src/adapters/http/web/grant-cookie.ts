@@ -12,8 +12,7 @@ const pathOf = (shareId: string) => `/s/${encodeURIComponent(shareId)}`;
  * it), SameSite=Strict (no other site's page can use it), Secure whenever the service is reached over HTTPS.
  */
 export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant, secure: boolean): void {
-  const maxAge = Math.max(0, Math.floor((grant.expiresAt.getTime() - Date.now()) / 1000));
-  const attributes = [`Path=${pathOf(shareId)}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Strict'];
+  const attributes = [`Path=${pathOf(shareId)}`, `Max-Age=${grant.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
   if (secure) attributes.push('Secure');
   ctx.append('Set-Cookie', [`${NAME}=${grant.value}`, ...attributes].join('; '));
 }
