@@ -39,7 +39,10 @@ describe.skipIf(!chromiumFound)('the share page on a 375 px screen', () => {
     const lockedId = await share('file', locked.body.id, 'pw');
     pages['file'] = { path: `/s/${await share('file', file.body.id)}`, ready: 'h1#share-title' };
     pages['paste'] = { path: `/s/${await share('paste', paste.body.id)}`, ready: 'pre code' };
-    const photo = await t.upload(token, solidPng(1200, 800, [40, 90, 160]), { filename: 'wide.png', type: 'image/png' });
+    const photo = await t.upload(token, solidPng(1200, 800, [40, 90, 160]), {
+      filename: 'wide.png',
+      type: 'image/png',
+    });
     pages['image'] = { path: `/s/${await share('file', photo.body.id)}`, ready: 'img.preview-image' };
     const root = await t.request('POST', '/api/folder', { token, json: { name: `Folder ${LONG_NAME}` } });
     const sub = await t.request('POST', '/api/folder', { token, json: { name: LONG_NAME, parentId: root.body.id } });

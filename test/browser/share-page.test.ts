@@ -49,7 +49,10 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
 
   /** Clicks a link that downloads and hands back the saved bytes and name. */
   async function download(page: Page, name: string | RegExp): Promise<{ name: string; bytes: Buffer }> {
-    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).first().click()]);
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name }).first().click(),
+    ]);
     return { name: saved.suggestedFilename(), bytes: readFileSync(await saved.path()) };
   }
 
@@ -183,7 +186,11 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     }
     expect(await page.getByRole('list', { name: 'Files' }).locator('li').count()).toBe(3);
     const zip = await download(page, 'Download all (.zip)');
-    expect(readZip(zip.bytes).map((e) => e.name).sort()).toEqual(['notes.txt', 'pic-0.png', 'pic-1.png']);
+    expect(
+      readZip(zip.bytes)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['notes.txt', 'pic-0.png', 'pic-1.png']);
     assertClean();
   });
 
@@ -201,7 +208,9 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
 
     await unlockWith(page, 'wrong password');
     const field = page.getByLabel('Password');
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('That password is wrong. Check it and try again.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('That password is wrong. Check it and try again.');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await field.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
 
@@ -213,10 +222,12 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     expect(page.url()).toBe(`${t.url}/s/${id}`);
 
     const player = page.getByLabel('Video: clip.webm');
-    await expect.poll(() => player.evaluate((v: { readyState: number }) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => player.evaluate((v: { readyState: number }) => v.readyState), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
     const duration = await player.evaluate((v: { duration: number }) => v.duration);
     expect(duration).toBeGreaterThan(2);
-    const seeked = await player.evaluate<number>(`new Promise((resolve) => {
+    const seeked = await page.evaluate<number>(`new Promise((resolve) => {
       const v = document.querySelector('video');
       v.addEventListener('seeked', () => resolve(v.currentTime), { once: true });
       v.currentTime = ${duration} * 0.7;
@@ -224,7 +235,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     expect(seeked).toBeCloseTo(duration * 0.7, 0);
     // The player reads by ranges (what lets it jump into a long video), and the whole of it is seekable.
     expect(ranges).toContain('bytes=0-');
-    expect(await player.evaluate<number>(`document.querySelector('video').seekable.end(0)`)).toBeCloseTo(duration, 0);
+    expect(await page.evaluate<number>(`document.querySelector('video').seekable.end(0)`)).toBeCloseTo(duration, 0);
 
     const saved = await download(page, 'Download');
     expect(saved.bytes.equals(video)).toBe(true);

@@ -58,7 +58,14 @@ describe('a shared folder or collection as one .zip', () => {
     expect(Number(res.headers.get('content-length'))).toBe(res.bytes.length);
     const entries = readZip(res.bytes);
     const byName = new Map(entries.map((entry) => [entry.name, entry]));
-    expect([...byName.keys()].sort()).toEqual(['Day 1/', 'Day 1/Evening/', 'Day 1/Evening/clip.bin', 'Day 1/photo.bin', 'Empty/', 'notes.txt']);
+    expect([...byName.keys()].sort()).toEqual([
+      'Day 1/',
+      'Day 1/Evening/',
+      'Day 1/Evening/clip.bin',
+      'Day 1/photo.bin',
+      'Empty/',
+      'notes.txt',
+    ]);
     for (const [path, bytes] of files) {
       expect(byName.get(path)!.method).toBe(0);
       expect(byName.get(path)!.bytes.equals(bytes)).toBe(true);

@@ -73,7 +73,12 @@ describe('/s/{id}: the page knows the share when it answers', () => {
 
   it('one visit counts one view; a link-preview bot counts nothing, for the page nor for the card picture', async () => {
     const id = await shareFile('png bytes', 'cat.png', 'image/png', { maxViews: 2, maxDownloads: 1 });
-    for (const agent of [SLACK, 'Twitterbot/1.0', 'facebookexternalhit/1.1', 'Mozilla/5.0 (compatible; Discordbot/2.0)']) {
+    for (const agent of [
+      SLACK,
+      'Twitterbot/1.0',
+      'facebookexternalhit/1.1',
+      'Mozilla/5.0 (compatible; Discordbot/2.0)',
+    ]) {
       expect((await t.request('GET', `/s/${id}`, { headers: { 'User-Agent': agent } })).status).toBe(200);
       expect((await t.request('GET', `/s/${id}/content`, { headers: { 'User-Agent': agent } })).status).toBe(200);
     }

@@ -36,7 +36,10 @@ async function setUp(options: Parameters<typeof makeHttp>[0] = {}) {
     });
     return res.body.id as string;
   };
-  const share = await http.request('POST', '/api/share', { token, json: { type: 'file', id: file.body.id, password: PASSWORD } });
+  const share = await http.request('POST', '/api/share', {
+    token,
+    json: { type: 'file', id: file.body.id, password: PASSWORD },
+  });
   return { http, token, id: share.body.id as string, shared };
 }
 
@@ -143,7 +146,10 @@ describe('unlocking a protected share for its page', () => {
     for (const json of [{}, { password: 1 }, { password: PASSWORD, extra: true }]) {
       expect((await http.request('POST', `/s/${id}/unlock`, { json })).status).toBe(400);
     }
-    const text = await http.request('POST', `/s/${id}/unlock`, { body: `password=${PASSWORD}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await http.request('POST', `/s/${id}/unlock`, {
+      body: `password=${PASSWORD}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(text.status).toBe(400);
   });
 });

@@ -65,7 +65,12 @@ export function withDuration(webm: Buffer, ms: number): Buffer {
       duration.set([0x44, 0x89, 0x88], 0);
       duration.writeDoubleBE(ms, 3);
       const info = Buffer.concat([webm.subarray(dataAt, dataAt + size.value), duration]);
-      return Buffer.concat([webm.subarray(0, at + idLength), sizeVint(info.length), info, webm.subarray(dataAt + size.value)]);
+      return Buffer.concat([
+        webm.subarray(0, at + idLength),
+        sizeVint(info.length),
+        info,
+        webm.subarray(dataAt + size.value),
+      ]);
     }
     at = dataAt + size.value;
   }

@@ -51,7 +51,9 @@ export class OpenShareArchive implements Port {
     if (descendants.length + files.length > MAX_TREE_ENTRIES) throw tooLarge();
     const unique = new UniquePaths();
     const folders = [...paths.values()].filter((path) => path !== '').map((path) => unique.claim(path));
-    const entries = files.map((file) => this.entry(file, unique.claim(`${paths.get(file.folderId ?? '')}${segment(file.name)}`)));
+    const entries = files.map((file) =>
+      this.entry(file, unique.claim(`${paths.get(file.folderId ?? '')}${segment(file.name)}`)),
+    );
     return { name: segment(root.name), folders, files: entries };
   }
 

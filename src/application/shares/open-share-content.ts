@@ -14,7 +14,10 @@ type Port = Core['openShareContent'];
  */
 export class OpenShareContent implements Port {
   constructor(
-    private readonly p: Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs' | 'clock' | 'secrets'>,
+    private readonly p: Pick<
+      Ports,
+      'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs' | 'clock' | 'secrets'
+    >,
   ) {}
 
   async execute({ actor, id, ...key }: Parameters<Port['execute']>[0]): Promise<FileContent> {

@@ -23,7 +23,11 @@ export function issueGrant(p: Deps, share: Share): ShareGrant | null {
   if (share.passwordHash === null) return null;
   const expires = p.clock.now().getTime() + SHARE_GRANT_TTL_MS;
   const mac = p.secrets.mac(share.passwordHash, message(share, expires));
-  return { value: `${expires.toString(36)}.${mac}`, expiresAt: new Date(expires), maxAgeSeconds: SHARE_GRANT_TTL_MS / 1000 };
+  return {
+    value: `${expires.toString(36)}.${mac}`,
+    expiresAt: new Date(expires),
+    maxAgeSeconds: SHARE_GRANT_TTL_MS / 1000,
+  };
 }
 
 /** Whether `value` is an unexpired grant of this share under its current password. */

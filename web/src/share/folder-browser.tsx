@@ -67,7 +67,8 @@ export function FolderBrowser({ shareId, folderId, costly }: Props) {
                 {child.name}
               </button>
               <span class="file-size">
-                {formatCount(child.files.length, 'file', 'files')}, {formatCount(child.folders.length, 'folder', 'folders')}
+                {formatCount(child.files.length, 'file', 'files')},{' '}
+                {formatCount(child.folders.length, 'folder', 'folders')}
               </span>
             </li>
           ))}

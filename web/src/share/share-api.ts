@@ -8,7 +8,8 @@ export const pagePath = (id: string) => `/s/${encodeURIComponent(id)}`;
 
 /** A file's bytes: the shared file itself, or one inside a shared folder or collection. */
 export function fileUrl(shareId: string, fileId: string | null, use: 'preview' | 'download'): string {
-  const path = fileId === null ? `${pagePath(shareId)}/content` : `${pagePath(shareId)}/files/${encodeURIComponent(fileId)}`;
+  const path =
+    fileId === null ? `${pagePath(shareId)}/content` : `${pagePath(shareId)}/files/${encodeURIComponent(fileId)}`;
   return use === 'preview' ? `${path}?preview=1` : path;
 }
 

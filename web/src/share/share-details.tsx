@@ -71,9 +71,7 @@ export function ShareDetails({ share, unlocked }: Props) {
         {share.file && <Fact term="Type">{share.file.mime}</Fact>}
         {share.paste && <Fact term="Language">{share.paste.type}</Fact>}
         {share.folder && <Fact term="Contents">{folderContents(share.folder)}</Fact>}
-        {share.collection && (
-          <Fact term="Contents">{formatCount(share.collection.fileCount, 'file', 'files')}</Fact>
-        )}
+        {share.collection && <Fact term="Contents">{formatCount(share.collection.fileCount, 'file', 'files')}</Fact>}
         <Fact term="Shared by">{share.owner.username}</Fact>
         <Fact term="Shared on">
           <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>

@@ -16,7 +16,13 @@ import type { AppRouter, RouteDeps } from './route-deps.js';
 
 const unlockBody = z.strictObject({ password: z.string() });
 
-const STATUS: Record<PageData['state'], number> = { open: 200, locked: 200, 'not-found': 404, gone: 410, throttled: 429 };
+const STATUS: Record<PageData['state'], number> = {
+  open: 200,
+  locked: 200,
+  'not-found': 404,
+  gone: 410,
+  throttled: 429,
+};
 
 /** What reading the share for its page came to; anything unexpected is not a page state and is thrown on. */
 function pageDataOf(err: unknown): PageData {

@@ -35,7 +35,10 @@ function describe(share: PageShare): { title: string; description: string } {
     return { title: name, description: `Folder · ${contents} · ${by}` };
   }
   const collection = share.collection!;
-  return { title: collection.name, description: `Collection · ${plural(collection.fileCount, 'file', 'files')} · ${by}` };
+  return {
+    title: collection.name,
+    description: `Collection · ${plural(collection.fileCount, 'file', 'files')} · ${by}`,
+  };
 }
 
 const TITLES: Record<Exclude<PageData['state'], 'open'>, { title: string; description: string }> = {
