@@ -14,7 +14,9 @@ import { sendPage } from '../web/send-page.js';
 import type { WebAssets } from '../web/web-assets.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-const unlockBody = z.strictObject({ password: z.string() });
+export const unlockBody = z.strictObject({ password: z.string() });
+/** `preview=1`: the page shows the bytes inline as part of its visit (ShareKey.preview). */
+export const previewQuery = z.object({ preview: z.literal('1').optional() });
 
 const STATUS: Record<PageData['state'], number> = {
   open: 200,
@@ -56,7 +58,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
     grant: grantCookie(ctx),
     client: auth.client(ctx),
     peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
-    preview: ctx.query['preview'] === '1',
+    preview: parse(previewQuery, ctx.query).preview === '1',
   });
 
   router.get('/s/:id', async (ctx) => {
