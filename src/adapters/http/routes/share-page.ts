@@ -114,6 +114,6 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   router.get('/s/:id/archive', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const archive = await core.openShareArchive.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
-    await sendArchive(ctx, archive, options.logger);
+    sendArchive(ctx, archive);
   });
 }
