@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumFound, ENABLE_HINT, launchChromium, watchedPage } from '../support/browser.js';
+import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { recordWebm, solidPng } from '../support/media.js';
 import { readZip } from '../support/zip-reader.js';
@@ -88,6 +88,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await page.goto(`${t.url}/s/${id}`);
     const picture = page.getByRole('img', { name: 'Preview of red.png' });
     await expect.poll(() => picture.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBe(40);
+    await page.screenshot({ path: screenshotPath('share-image-desktop'), fullPage: true });
 
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>`;
     const svgId = await share('file', await upload(svg, 'logo.svg', 'image/svg+xml'));
@@ -147,6 +148,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await page.getByRole('button', { name: `inner ${XSS}` }).click();
     await page.getByRole('button', { name: 'Preview deep.txt' }).click();
     await expect.poll(() => page.locator('pre code').textContent()).toBe('the deep text');
+    await page.screenshot({ path: screenshotPath('share-folder-desktop'), fullPage: true });
     const crumbs = page.getByRole('navigation', { name: 'Folder path' });
     expect(await crumbs.innerText()).toContain(`inner ${XSS}`);
     const deep = await download(page, 'Download deep.txt');
