@@ -1,41 +1,45 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeHttp, type HttpTest } from '../support/http.js';
+import { backends, type Backend } from '../support/backends.js';
 import { readZip } from '../support/zip-reader.js';
 
-let t: HttpTest;
-let token: string;
-beforeAll(async () => {
-  t = await makeHttp();
-  token = await t.userToken('alice');
-});
-afterAll(() => t.close());
+describe.each(await backends())('a shared folder or collection as one .zip (%s)', (_, make) => {
+  let t: Backend;
+  let token: string;
+  beforeAll(async () => {
+    t = await make();
+    token = await t.userToken('alice');
+  });
+  afterAll(() => t.close());
 
-async function folder(name: string, parentId: string | null = null): Promise<string> {
-  const res = await t.request('POST', '/api/folder', { token, json: { name, parentId } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+  async function folder(name: string, parentId: string | null = null): Promise<string> {
+    const res = await t.request('POST', '/api/folder', { token, json: { name, parentId } });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
 
-async function upload(bytes: Uint8Array | string, filename: string, folderId?: string): Promise<string> {
-  const res = await t.upload(token, bytes, { filename, folderId, type: 'application/octet-stream' });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+  async function upload(bytes: Uint8Array | string, filename: string, folderId?: string): Promise<string> {
+    const body = new FormData();
+    if (folderId) body.append('folderId', folderId);
+    const content = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+    body.append('file', new Blob([new Uint8Array(content)], { type: 'application/octet-stream' }), filename);
+    const res = await t.request('POST', '/api/file', { token, body });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
 
-async function share(type: string, id: string, options = {}): Promise<string> {
-  const res = await t.request('POST', '/api/share', { token, json: { type, id, ...options } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+  async function share(type: string, id: string, options = {}): Promise<string> {
+    const res = await t.request('POST', '/api/share', { token, json: { type, id, ...options } });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
 
-const counts = async (id: string) => {
-  const { body } = await t.request('GET', '/api/share', { token });
-  const found = (body as { id: string; views: number; downloads: number }[]).find((s) => s.id === id)!;
-  return { views: found.views, downloads: found.downloads };
-};
+  const counts = async (id: string) => {
+    const { body } = await t.request('GET', '/api/share', { token });
+    const found = (body as { id: string; views: number; downloads: number }[]).find((s) => s.id === id)!;
+    return { views: found.views, downloads: found.downloads };
+  };
 
-describe('a shared folder or collection as one .zip', () => {
   it('holds the whole tree, bytes for bytes, stored, with an exact Content-Length, and counts one download', async () => {
     const root = await folder('Holiday');
     const sub = await folder('Day 1', root);

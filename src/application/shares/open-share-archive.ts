@@ -62,8 +62,12 @@ export class OpenShareArchive implements Port {
     if (!collection || collection.ownerId !== share.ownerId) throw notFound('Share');
     const files = collection.fileIds.length === 0 ? [] : await this.p.files.findByIds(collection.fileIds);
     const unique = new UniquePaths();
+    // In the order they were added, whatever order the store hands them back in: the first of two files of one
+    // name keeps it in every archive.
+    const position = new Map(collection.fileIds.map((id, i) => [id, i]));
     const entries = files
       .filter((file) => file.ownerId === share.ownerId)
+      .sort((a, b) => position.get(a.id)! - position.get(b.id)!)
       .map((file) => this.entry(file, unique.claim(segment(file.name))));
     return { name: segment(collection.name), folders: [], files: entries };
   }
