@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, type Backend } from '../support/backends.js';
+import { shareCounts } from '../support/share-counts.js';
 import { readZip } from '../support/zip-reader.js';
 
 describe.each(await backends())('a shared folder or collection as one .zip (%s)', (_, make) => {
@@ -34,11 +35,7 @@ describe.each(await backends())('a shared folder or collection as one .zip (%s)'
     return res.body.id as string;
   }
 
-  const counts = async (id: string) => {
-    const { body } = await t.request('GET', '/api/share', { token });
-    const found = (body as { id: string; views: number; downloads: number }[]).find((s) => s.id === id)!;
-    return { views: found.views, downloads: found.downloads };
-  };
+  const counts = (id: string) => shareCounts(t.request, token, id);
 
   it('holds the whole tree, bytes for bytes, stored, with an exact Content-Length, and counts one download', async () => {
     const root = await folder('Holiday');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { shareCounts } from '../support/share-counts.js';
 
 const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140 Safari/537.36';
@@ -22,11 +23,7 @@ async function shareFile(content: string | Uint8Array, filename: string, type: s
   return share.body.id as string;
 }
 
-const counts = async (id: string) => {
-  const { body } = await t.request('GET', '/api/share', { token });
-  const share = (body as { id: string; views: number; downloads: number }[]).find((s) => s.id === id)!;
-  return { views: share.views, downloads: share.downloads };
-};
+const counts = (id: string) => shareCounts(t.request, token, id);
 
 /** Every card tag of a page, by its property or name. */
 function cardTags(html: string): Map<string, string> {

@@ -1,6 +1,7 @@
 import { formatSize } from '../format.js';
 import { previewKind } from './preview.js';
-import { archiveUrl, collectionPath, fileUrl, type CollectionView } from './share-api.js';
+import { ZipLink } from './file-actions.js';
+import { collectionPath, fileUrl, type CollectionView } from './share-api.js';
 import { useLoad } from './use-load.js';
 import { FileList } from './file-list.js';
 
@@ -21,11 +22,7 @@ export function CollectionGrid({ shareId, collectionId, costly }: Props) {
 
   return (
     <section class="browser" aria-label="Collection contents">
-      <div class="actions">
-        <a class="button" href={archiveUrl(shareId)} download>
-          Download all (.zip)
-        </a>
-      </div>
+      <ZipLink shareId={shareId} />
       {files.length === 0 && <p class="note">This collection is empty.</p>}
       {pictures.length > 0 && (
         <ul class="grid" aria-label="Pictures">

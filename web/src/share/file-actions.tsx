@@ -1,4 +1,4 @@
-import { fileUrl } from './share-api.js';
+import { archiveUrl, fileUrl } from './share-api.js';
 
 interface Props {
   shareId: string;
@@ -17,5 +17,16 @@ export function DownloadLink({ shareId, fileId, name, label = 'Download' }: Prop
     <a class="button" href={fileUrl(shareId, fileId, 'download')} download={name}>
       {label}
     </a>
+  );
+}
+
+/** The whole folder or collection as one .zip, streamed by the server as it is built (counts one download). */
+export function ZipLink({ shareId }: { shareId: string }) {
+  return (
+    <div class="actions">
+      <a class="button" href={archiveUrl(shareId)} download>
+        Download all (.zip)
+      </a>
+    </div>
   );
 }

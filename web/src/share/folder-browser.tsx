@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { formatCount } from '../format.js';
 import { FileList } from './file-list.js';
-import { archiveUrl, folderPath, type FolderView } from './share-api.js';
+import { ZipLink } from './file-actions.js';
+import { folderPath, type FolderView } from './share-api.js';
 import { useLoad } from './use-load.js';
 
 interface Props {
@@ -51,11 +52,7 @@ export function FolderBrowser({ shareId, folderId, costly }: Props) {
 
   return (
     <section class="browser" aria-label="Folder contents">
-      <div class="actions">
-        <a class="button" href={archiveUrl(shareId)} download>
-          Download all (.zip)
-        </a>
-      </div>
+      <ZipLink shareId={shareId} />
       <Breadcrumbs trail={folders} onGo={(depth) => setTrail(trail.slice(0, depth))} />
       {here.folders.length === 0 && here.files.length === 0 && <p class="note">This folder is empty.</p>}
       {here.folders.length > 0 && (
