@@ -167,6 +167,45 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     assertClean();
   });
 
+  it('works with the keyboard alone: into a subfolder, a preview, back by the breadcrumbs, the password form', async () => {
+    const root = await folder('Keys');
+    const sub = await folder('Sub', root);
+    await upload('typed text', 'note.txt', 'text/plain', sub);
+    const id = await share('folder', root);
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    await page.getByRole('button', { name: 'Sub' }).waitFor();
+
+    /** Presses Tab (or `key`) until the focused element's label or text is `name`; fails past 30 presses. */
+    const tabTo = async (name: string, key = 'Tab') => {
+      for (let i = 0; i < 30; i++) {
+        await page.keyboard.press(key);
+        const focused = await page.evaluate<string>(`(() => {
+          const el = document.activeElement;
+          return (el.getAttribute('aria-label') || el.labels?.[0]?.textContent || el.textContent || '').trim();
+        })()`);
+        if (focused === name) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    await tabTo('📁 Sub');
+    await page.keyboard.press('Enter');
+    await tabTo('Preview note.txt');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('pre code').textContent()).toBe('typed text');
+    await tabTo('Keys', 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Sub' }).waitFor();
+
+    const locked = await share('file', await upload('x', 'locked.txt', 'text/plain'), { password: 'keyboard only' });
+    await page.goto(`${t.url}/s/${locked}`);
+    await tabTo('Password');
+    await page.keyboard.type('keyboard only');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('locked.txt');
+    assertClean();
+  });
+
   it('a collection: a grid of its pictures, every file listed, a zip of all', async () => {
     const colours: [number, number, number][] = [
       [255, 0, 0],
