@@ -73,7 +73,9 @@ describe('unlocking a protected share for its page', () => {
     const { http, id } = await setUp();
     const { cookie } = await unlock(http, id, PASSWORD);
     const headers = { Cookie: cookie };
-    expect((await http.request('GET', `/s/${id}/content`)).status).toBe(401);
+    const refused = await http.request('GET', `/s/${id}/content`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
 
     const page = await http.request('GET', `/s/${id}`, { headers });
     expect(page.text).toContain('"state":"open"');
