@@ -9,6 +9,7 @@ import { loginStorm } from './login-storm.js';
 import { planFrom } from './plan.js';
 import { killAllChildren, REPO_ROOT, startChild, type Child } from './processes.js';
 import { machine, markdownTable, printTable, writeResults } from './report.js';
+import { sharePage } from './share-page.js';
 import { shareReads } from './share-reads.js';
 import { transfers } from './transfer.js';
 import { treeAndSearch } from './tree.js';
@@ -64,7 +65,8 @@ async function main(): Promise<number> {
       ['transfers', 'upload and download', transfers],
       ['logins', 'login storm', loginStorm],
       ['tree', 'search and folder subtree', treeAndSearch],
-      ['web', 'first-load bytes of the web pages', webBytes],
+      ['page', 'share page', sharePage],
+      ['web', 'first-load bytes of the dashboard', webBytes],
     ] as const) {
       if (!plan.sections.includes(key)) continue;
       try {
