@@ -10,7 +10,9 @@ export interface BodyPace {
 
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-const isUpload = (req: IncomingMessage) => /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
+/** A multipart upload, or the bytes of a resumable (tus) upload. */
+const isUpload = (req: IncomingMessage) =>
+  /^(multipart\/form-data|application\/offset\+octet-stream)\b/i.test(req.headers['content-type'] ?? '');
 
 /**
  * Watches a request's body until it has arrived, whatever the app does with it (reads it, refuses it unread and lets

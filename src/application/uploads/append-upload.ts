@@ -6,6 +6,7 @@ import { tooManyUploads } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
 import { limitsOf } from '../usage-limits.js';
 import { finishUpload, type FinishDeps } from './finish-upload.js';
+import { releaseSession } from './release-session.js';
 import { appendMiss, offsetConflict, ownedUpload, stateOf } from './upload-state.js';
 
 type Port = Core['appendUpload'];
@@ -57,8 +58,18 @@ export class AppendUpload implements Port {
       if (key !== null) await Promise.allSettled([this.p.blobs.delete(key)]);
       await Promise.allSettled([this.p.usage.releaseHold(actor.userId, holdId)]);
       if (err === nothingSent) return stateOf(session);
+      if (isDomainError(err) && err.code === 'limit_reached') await this.end(id);
       throw isDomainError(err) && err.code === 'payload_too_large' ? pastTheEnd(session.length) : err;
     }
+  }
+
+  /**
+   * An upload that meets the storage limit ends, as a single-request one does: resuming it could only meet the limit
+   * again, and its held file count and bytes would wait for its expiry.
+   */
+  private async end(id: string): Promise<void> {
+    const taken = await this.p.uploads.take(id).catch(() => null);
+    if (taken) await Promise.allSettled([releaseSession(this.p, taken)]);
   }
 
   /** Every byte is there but the file was not made (its append failed at the end): an empty append makes it. */
