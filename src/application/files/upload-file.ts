@@ -1,8 +1,8 @@
 import type { StoredFile } from '../../domain/index.js';
-import { isTextual, limitReached, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
+import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { limitsOf } from '../usage-limits.js';
+import { limitsOf, refusal } from '../usage-limits.js';
 import { landFile, undoUpload, type LandingDeps } from './land-file.js';
 import { StorageMeter } from './storage-meter.js';
 import { admitUpload, tooManyUploads } from './upload-request.js';
@@ -30,7 +30,7 @@ export class UploadFile implements Port {
     if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
     if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
       await undoUpload(this.p, actor.userId, id, null);
-      throw limitReached('files');
+      throw await refusal(this.p, actor.userId, 'files', limits.files);
     }
 
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);
