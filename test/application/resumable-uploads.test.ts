@@ -1,3 +1,5 @@
+import { utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResumableUploadState } from '../../src/application/index.js';
 import { bytes, failure, makeCore, readAll, signUp, type TestCoreOptions } from '../support/core.js';
@@ -170,8 +172,12 @@ describe('resumable uploads (use cases, memory)', () => {
     const t = await setup({ blobs: 'fs' });
     const { id } = await t.create(100);
     await t.append(id, 0, filled(60));
-    t.clock.advance(3 * HOUR);
-    const report = await t.core.sweepOrphanBlobs.execute({ graceMs: 0 });
+    // The part's file is made old, as if the upload had paused long before this sweep.
+    const [part] = (await t.ports.uploads.findById(id))!.parts;
+    const blobsDir = (t.ports.blobs as unknown as { blobsDir: string }).blobsDir;
+    const long = new Date('2000-01-01T00:00:00.000Z');
+    await utimes(join(blobsDir, part!.key.slice(0, 2), part!.key), long, long);
+    const report = await t.core.sweepOrphanBlobs.execute({ graceMs: HOUR });
     expect(report).toMatchObject({ scanned: 1, deleted: 0 });
     const done = await t.append(id, 60, filled(40));
     expect(done.fileId).toBe(id);
