@@ -1,30 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCoffer } from '../../src/boot/server.js';
 import { ADMIN, CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from '../mongodb/mongo-app.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
-import { openSocket } from '../support/raw-http.js';
+import { freePort, openSocket } from '../support/raw-http.js';
 import { tempDir } from '../support/temp.js';
-import { MIB, downloadSha256, sampleBytes, sha256 } from '../support/tus-client.js';
+import { MIB, adminLogin, downloadSha256, sampleBytes, sha256, usageOf } from '../support/tus-client.js';
 import { filesUnder, until } from '../support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
 afterAll(() => target?.stop());
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** The child compiles TypeScript as it starts, which takes a while on a busy machine. */
 async function serving(url: string): Promise<void> {
@@ -35,20 +23,6 @@ async function serving(url: string): Promise<void> {
   }
 }
 
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function usage(url: string, token: string): Promise<{ storage: string; files: number }> {
-  const res = await fetch(`${url}/api/usage/stats`, { headers: { authorization: `token ${token}` } });
-  const body = (await res.json()) as { storage: { current: string }; files: { current: number } };
-  return { storage: body.storage.current, files: body.files.current };
-}
 
 describe.skipIf(!target)('a process killed in the middle of a resumable upload', () => {
   const dbName = freshDbName();
@@ -74,7 +48,7 @@ describe.skipIf(!target)('a process killed in the middle of a resumable upload',
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const url = `http://127.0.0.1:${port}`;
     await serving(url);
-    const token = await login(url);
+    const token = await adminLogin(url);
     const data = sampleBytes(8 * MIB);
     const created = await fetch(`${url}/api/upload/tus`, {
       method: 'POST',
@@ -98,7 +72,7 @@ describe.skipIf(!target)('a process killed in the middle of a resumable upload',
       ].join('\r\n'),
     );
     socket.write(data.subarray(0, 3 * MIB));
-    await until(async () => Number((await usage(url, token)).storage) >= 2 * MIB, 'the append to reserve bytes');
+    await until(async () => Number((await usageOf(url, token)).storage) >= 2 * MIB, 'the append to reserve bytes');
     child.kill('SIGKILL');
     await exited;
     socket.destroy();
@@ -110,10 +84,10 @@ describe.skipIf(!target)('a process killed in the middle of a resumable upload',
       sweep: { graceMs: 0 },
     });
     try {
-      const token2 = await login(next.url);
+      const token2 = await adminLogin(next.url);
       expect(await filesUnder(join(dataDir, 'tmp'))).toEqual([]);
       // The upload itself lives on (its file count held), with nothing of the cut append committed.
-      expect(await usage(next.url, token2)).toEqual({ storage: '0', files: 1 });
+      expect(await usageOf(next.url, token2)).toEqual({ storage: '0', files: 1 });
       const tus = { authorization: `token ${token2}`, 'tus-resumable': '1.0.0' };
       const head = await fetch(next.url + location, { method: 'HEAD', headers: tus });
       expect(head.headers.get('upload-offset')).toBe('0');
@@ -126,7 +100,7 @@ describe.skipIf(!target)('a process killed in the middle of a resumable upload',
       expect(resumed.status).toBe(204);
       const fileId = resumed.headers.get('x-file-id')!;
       expect(await downloadSha256(next.url, fileId, token2)).toEqual({ hash: sha256(data), size: data.length });
-      expect(await usage(next.url, token2)).toEqual({ storage: String(data.length), files: 1 });
+      expect(await usageOf(next.url, token2)).toEqual({ storage: String(data.length), files: 1 });
     } finally {
       await next.close();
     }

@@ -1,27 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCoffer, type RunningCoffer } from '../../src/boot/server.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
-import { MIB, cuttingRelay, downloadSha256, sampleBytes, sha256, tusUpload } from '../support/tus-client.js';
-import { ADMIN, CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from './mongo-app.js';
+import { MIB, adminLogin, cuttingRelay, downloadSha256, sampleBytes, sha256, tusUpload, usageOf } from '../support/tus-client.js';
+import { CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from './mongo-app.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
 afterAll(() => target?.stop());
 
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function usage(url: string, token: string): Promise<{ storage: string; files: number }> {
-  const res = await fetch(`${url}/api/usage/stats`, { headers: { authorization: `token ${token}` } });
-  const body = (await res.json()) as { storage: { current: string }; files: { current: number } };
-  return { storage: body.storage.current, files: body.files.current };
-}
 
 describe.skipIf(!target)('resumable uploads on MongoDB with GridFS', () => {
   const names: string[] = [];
@@ -40,7 +26,7 @@ describe.skipIf(!target)('resumable uploads on MongoDB with GridFS', () => {
     const dbName = freshDbName();
     names.push(dbName);
     const coffer = await start(dbName, { MAX_UPLOAD_BYTES: String(128 * MIB) });
-    const token = await login(coffer.url);
+    const token = await adminLogin(coffer.url);
     const data = sampleBytes(64 * MIB, 7);
     const relay = await cuttingRelay(coffer.url, 28 * MIB + 777);
     try {
@@ -48,7 +34,7 @@ describe.skipIf(!target)('resumable uploads on MongoDB with GridFS', () => {
       expect(relay.cuts).toBe(1);
       expect(Math.max(...resumedAt)).toBeGreaterThanOrEqual(24 * MIB);
       expect(await downloadSha256(coffer.url, fileId, token)).toEqual({ hash: sha256(data), size: data.length });
-      expect(await usage(coffer.url, token)).toEqual({ storage: String(data.length), files: 1 });
+      expect(await usageOf(coffer.url, token)).toEqual({ storage: String(data.length), files: 1 });
     } finally {
       await relay.close();
     }
@@ -60,7 +46,7 @@ describe.skipIf(!target)('resumable uploads on MongoDB with GridFS', () => {
     const size = 256 * 1024;
     const env = { LIMIT_STORAGE: String(5 * size) };
     const instances = [await start(dbName, env), await start(dbName, env)];
-    const token = await login(instances[0]!.url);
+    const token = await adminLogin(instances[0]!.url);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
         tusUpload(instances[i % 2]!.url, token, sampleBytes(size, i + 1), { chunkSize: size, filename: `f${i}.bin` }),
@@ -70,6 +56,6 @@ describe.skipIf(!target)('resumable uploads on MongoDB with GridFS', () => {
     for (const o of outcomes) if (o.status === 'rejected') expect(String(o.reason)).toContain('limit_reached');
     const root = await fetch(`${instances[1]!.url}/api/folder`, { headers: { authorization: `token ${token}` } });
     expect(((await root.json()) as { files: unknown[] }).files).toHaveLength(5);
-    expect(await usage(instances[1]!.url, token)).toEqual({ storage: String(5 * size), files: 5 });
+    expect(await usageOf(instances[1]!.url, token)).toEqual({ storage: String(5 * size), files: 5 });
   }, 120_000);
 });

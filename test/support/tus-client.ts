@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Upload, type HttpRequest, type HttpResponse } from 'tus-js-client';
+import { ADMIN } from '../mongodb/mongo-app.js';
 
 export const MIB = 1024 * 1024;
 
@@ -110,4 +111,21 @@ export function tusUpload(
     });
     upload.start();
   });
+}
+
+/** A session of the configured admin of a service started with the test's ADMIN. */
+export async function adminLogin(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** The storage and file counters of the token's user. */
+export async function usageOf(url: string, token: string): Promise<{ storage: string; files: number }> {
+  const res = await fetch(`${url}/api/usage/stats`, { headers: { authorization: `token ${token}` } });
+  const body = (await res.json()) as { storage: { current: string }; files: { current: number } };
+  return { storage: body.storage.current, files: body.files.current };
 }

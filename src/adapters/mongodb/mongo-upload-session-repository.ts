@@ -1,28 +1,9 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db } from 'mongodb';
-import type {
-  PendingShare,
-  UploadPart,
-  UploadSession,
-  UploadSessionRepository,
-} from '../../application/ports/index.js';
+import type { UploadPart, UploadSession, UploadSessionRepository } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 
-interface UploadDoc {
-  _id: string;
-  ownerId: string;
-  uploaderTokenId: string | null;
-  length: number;
-  offset: number;
-  parts: UploadPart[];
-  folderId: string | null;
-  name: string | null;
-  filename: string;
-  mime: string | null;
-  share: PendingShare | null;
-  createdAt: Date;
-  expiresAt: Date;
-}
+type UploadDoc = Omit<UploadSession, 'id'> & { _id: string };
 
 function toDoc({ id, ...rest }: UploadSession): UploadDoc {
   return { _id: id, ...rest, parts: rest.parts.map((part) => ({ key: part.key, size: part.size })) };
