@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { UploadSession, UploadSessionRepository } from '../../src/application/ports/index.js';
+import { MAX_UPLOAD_PARTS, type UploadSession, type UploadSessionRepository } from '../../src/application/ports/index.js';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -61,6 +61,14 @@ export function uploadSessionRepositoryContract(name: string, make: () => Promis
       const last = await repo.append('s1', 40, { key: 'f', size: 60 }, renewed, T0);
       expect(last).toMatchObject({ offset: 100, parts: [{ key: 'a', size: 40 }, { key: 'f', size: 60 }] });
       expect(await repo.findById('s1')).toEqual(last);
+    });
+
+    it('refuses a part beyond MAX_UPLOAD_PARTS', async () => {
+      const parts = Array.from({ length: MAX_UPLOAD_PARTS - 1 }, (_, i) => ({ key: `p${i}`, size: 1 }));
+      await repo.insert(session('s1', { length: MAX_UPLOAD_PARTS + 5, offset: parts.length, parts }));
+      const last = await repo.append('s1', parts.length, { key: 'last', size: 1 }, at(HOUR), T0);
+      expect(last?.parts).toHaveLength(MAX_UPLOAD_PARTS);
+      expect(await repo.append('s1', MAX_UPLOAD_PARTS, { key: 'over', size: 1 }, at(HOUR), T0)).toBeNull();
     });
 
     it('lets exactly one of many concurrent appends at one offset land', async () => {

@@ -1020,6 +1020,8 @@ export interface components {
             length?: number;
             /** @description precondition_failed: the tus version the server speaks */
             version?: string;
+            /** @description bad_request: the most appends a resumable upload takes */
+            maxParts?: number;
         } & {
             [key: string]: unknown;
         };

@@ -1,5 +1,10 @@
 import { injectable } from 'inversify';
-import type { UploadPart, UploadSession, UploadSessionRepository } from '../../application/ports/index.js';
+import {
+  MAX_UPLOAD_PARTS,
+  type UploadPart,
+  type UploadSession,
+  type UploadSessionRepository,
+} from '../../application/ports/index.js';
 import { clone } from './clone.js';
 
 /** Each method checks and changes in one synchronous step, as the conditional updates of MongoDB do. */
@@ -20,6 +25,7 @@ export class MemoryUploadSessionRepository implements UploadSessionRepository {
   async append(id: string, from: number, part: UploadPart, expiresAt: Date, now: Date): Promise<UploadSession | null> {
     const session = this.sessions.get(id);
     if (!session || session.offset !== from || !live(session, now) || from + part.size > session.length) return null;
+    if (session.parts.length >= MAX_UPLOAD_PARTS) return null;
     session.offset += part.size;
     session.parts.push({ ...part });
     session.expiresAt = new Date(expiresAt);

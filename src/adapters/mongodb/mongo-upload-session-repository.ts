@@ -1,6 +1,11 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db } from 'mongodb';
-import type { UploadPart, UploadSession, UploadSessionRepository } from '../../application/ports/index.js';
+import {
+  MAX_UPLOAD_PARTS,
+  type UploadPart,
+  type UploadSession,
+  type UploadSessionRepository,
+} from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 
 type UploadDoc = Omit<UploadSession, 'id'> & { _id: string };
@@ -40,7 +45,13 @@ export class MongoUploadSessionRepository implements UploadSessionRepository {
 
   async append(id: string, from: number, part: UploadPart, expiresAt: Date, now: Date): Promise<UploadSession | null> {
     const doc = await this.uploads.findOneAndUpdate(
-      { _id: id, offset: from, expiresAt: { $gt: now }, length: { $gte: from + part.size } },
+      {
+        _id: id,
+        offset: from,
+        expiresAt: { $gt: now },
+        length: { $gte: from + part.size },
+        [`parts.${MAX_UPLOAD_PARTS - 1}`]: { $exists: false },
+      },
       {
         $inc: { offset: part.size },
         $push: { parts: { key: part.key, size: part.size } },

@@ -38,12 +38,18 @@ export interface UploadSession {
   expiresAt: Date;
 }
 
+/**
+ * The most parts one upload may have: each is a blob and a line of its session record, and a client sending a byte per
+ * request must not grow either without bound. Chunks of a MiB reach 9.7 GiB, real tus clients send far larger ones.
+ */
+export const MAX_UPLOAD_PARTS = 10_000;
+
 export interface UploadSessionRepository {
   insert(session: UploadSession): Promise<void>;
   findById(id: string): Promise<UploadSession | null>;
   /**
    * Adds one part, in ONE conditional update: only while the session's offset is still `from`, it has not expired at
-   * `now`, and the part fits within its length. Returns the session as changed, or null when any condition failed
+   * `now`, the part fits within its length and the session has fewer than MAX_UPLOAD_PARTS parts. Returns the session as changed, or null when any condition failed
    * (another append came first, the session expired, ended or never existed).
    */
   append(id: string, from: number, part: UploadPart, expiresAt: Date, now: Date): Promise<UploadSession | null>;

@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/index.js';
-import { DomainError, conflict, notFound } from '../../domain/index.js';
+import { DomainError, badRequest, conflict, notFound } from '../../domain/index.js';
 import type { ResumableUploadState } from '../contract.js';
-import type { Ports, UploadSession } from '../ports/index.js';
+import { MAX_UPLOAD_PARTS, type Ports, type UploadSession } from '../ports/index.js';
 
 export const uploadGone = () => new DomainError('gone', 'This upload has expired; start a new one');
 
@@ -37,6 +37,11 @@ export async function appendMiss(p: Pick<Ports, 'uploads' | 'clock'>, id: string
   const session = await p.uploads.findById(id);
   if (!session) return notFound('Upload');
   if (!isLive(session, p.clock.now())) return uploadGone();
+  if (session.offset === offset && session.parts.length >= MAX_UPLOAD_PARTS) {
+    return badRequest(`An upload takes at most ${MAX_UPLOAD_PARTS} appends; send larger chunks`, {
+      maxParts: MAX_UPLOAD_PARTS,
+    });
+  }
   return offsetConflict(session.offset, offset);
 }
 

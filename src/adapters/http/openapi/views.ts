@@ -203,5 +203,6 @@ export const ErrorBody = z
     offset: z.int().optional().describe("conflict of a resumable upload's append: the offset the upload is at"),
     length: z.int().optional().describe("payload_too_large of a resumable upload's append: the upload's length"),
     version: z.string().optional().describe('precondition_failed: the tus version the server speaks'),
+    maxParts: z.int().optional().describe('bad_request: the most appends a resumable upload takes'),
   })
   .register(components, { id: 'Error' });
