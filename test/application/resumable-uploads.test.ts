@@ -91,7 +91,7 @@ describe('resumable uploads (use cases, memory)', () => {
     expect((await failure(t.create(1001))).code).toBe('payload_too_large');
     const err = await failure(t.create(501));
     expect(err.code).toBe('limit_reached');
-    expect(err.details).toMatchObject({ limit: 'storage' });
+    expect(err.details).toMatchObject({ limit: 'storage', max: '500', current: '0' });
     expect(await t.usage()).toMatchObject({ files: 0, storage: 0 });
   });
 

@@ -3,7 +3,7 @@ import type { Core } from '../contract.js';
 import { admitUpload } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
 import { sharePasswordHash } from '../shares/share-password.js';
-import { limitsOf } from '../usage-limits.js';
+import { limitsOf, refusal } from '../usage-limits.js';
 import { finishUpload, type FinishDeps } from './finish-upload.js';
 import { stateOf } from './upload-state.js';
 
@@ -26,7 +26,8 @@ export class CreateUpload implements Port {
       throw new DomainError('payload_too_large', `A file holds at most ${maxBytes} bytes`, { maxBytes });
     }
     const limits = await limitsOf(this.p, actor.userId);
-    if (length > limits.storage - (await this.p.usage.get(actor.userId)).storage) throw limitReached('storage');
+    const used = (await this.p.usage.get(actor.userId)).storage;
+    if (length > limits.storage - used) throw limitReached('storage', limits.storage, used);
     // Hashed now, so no password waits in the database until the upload completes.
     const pending = share && {
       passwordHash: await sharePasswordHash(this.p, share.password),
@@ -51,7 +52,7 @@ export class CreateUpload implements Port {
       expiresAt: new Date(now.getTime() + this.p.settings.resumableIdleMs),
     };
     if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, { id: session.id, at: now }))) {
-      throw limitReached('files');
+      throw await refusal(this.p, actor.userId, 'files', limits.files);
     }
     try {
       await this.p.uploads.insert(session);
