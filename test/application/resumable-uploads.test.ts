@@ -197,6 +197,16 @@ describe('resumable uploads (use cases, memory)', () => {
     });
   });
 
+  it("goes with its bytes when an admin deletes the user", async () => {
+    const t = await setup();
+    const admin = await signUp(t, 'root', 'admin');
+    const { id } = await t.create(100);
+    await t.append(id, 0, filled(60));
+    await t.core.deleteUser.execute({ actor: admin.actor, id: t.alice.userId });
+    expect(await t.ports.uploads.findById(id)).toBeNull();
+    expect((t.ports.blobs as unknown as { keys(): string[] }).keys()).toHaveLength(0);
+  });
+
   it('makes an empty file at once from an upload of length 0', async () => {
     const t = await setup();
     const state = await t.create(0, { filename: 'empty.txt' });

@@ -91,6 +91,14 @@ export function uploadSessionRepositoryContract(name: string, make: () => Promis
       expect(await repo.findById('s2')).toBeNull();
     });
 
+    it("lists an owner's sessions", async () => {
+      await repo.insert(session('a1'));
+      await repo.insert(session('a2'));
+      await repo.insert(session('b1', { ownerId: 'u2' }));
+      expect((await repo.idsByOwner('u1')).sort()).toEqual(['a1', 'a2']);
+      expect(await repo.idsByOwner('nobody')).toEqual([]);
+    });
+
     it('lists the expired sessions, at most limit', async () => {
       await repo.insert(session('old1', { expiresAt: at(1) }));
       await repo.insert(session('old2', { expiresAt: at(2) }));

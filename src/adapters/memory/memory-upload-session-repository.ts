@@ -45,6 +45,10 @@ export class MemoryUploadSessionRepository implements UploadSessionRepository {
     return session;
   }
 
+  async idsByOwner(ownerId: string): Promise<string[]> {
+    return [...this.sessions.values()].filter((session) => session.ownerId === ownerId).map((session) => session.id);
+  }
+
   async expiredIds(now: Date, limit: number): Promise<string[]> {
     return [...this.sessions.values()]
       .filter((session) => !live(session, now))

@@ -109,6 +109,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
   ],
   [COLLECTIONS.uploads]: [
     { key: { expiresAt: 1 }, name: 'expires' },
+    { key: { ownerId: 1 }, name: 'owner' },
     // The sweep of orphan bytes asks which blob keys are parts of an upload under way.
     { key: { 'parts.key': 1 }, name: 'part_keys' },
   ],

@@ -72,6 +72,11 @@ export class MongoUploadSessionRepository implements UploadSessionRepository {
     return doc ? toSession(doc) : null;
   }
 
+  async idsByOwner(ownerId: string): Promise<string[]> {
+    const docs = await this.uploads.find({ ownerId }, { projection: { _id: 1 } }).toArray();
+    return docs.map((doc) => doc._id);
+  }
+
   async expiredIds(now: Date, limit: number): Promise<string[]> {
     const docs = await this.uploads
       .find({ expiresAt: { $lte: now } }, { projection: { _id: 1 } })

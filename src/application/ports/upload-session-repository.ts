@@ -57,6 +57,8 @@ export interface UploadSessionRepository {
   take(id: string): Promise<UploadSession | null>;
   /** As take, but only while the session has expired at `now` (an append that renewed it meanwhile wins). */
   takeExpired(id: string, now: Date): Promise<UploadSession | null>;
+  /** The ids of the owner's sessions (an account's deletion ends them all). */
+  idsByOwner(ownerId: string): Promise<string[]>;
   /** The ids of sessions that have expired at `now`, at most `limit`. */
   expiredIds(now: Date, limit: number): Promise<string[]>;
   /** The keys among `blobKeys` that some session holds as a part (the sweep of orphan bytes asks in batches). */
