@@ -40,6 +40,42 @@ describe.skipIf(!target)('resumable uploads on MongoDB with GridFS', () => {
     }
   }, 180_000);
 
+  it('of appends racing at one offset over two instances, exactly one lands and the bytes are never mixed', async () => {
+    const dbName = freshDbName();
+    names.push(dbName);
+    const instances = [await start(dbName), await start(dbName)];
+    const token = await adminLogin(instances[0]!.url);
+    const size = 3 * MIB;
+    const created = await fetch(`${instances[0]!.url}/api/upload/tus`, {
+      method: 'POST',
+      headers: { authorization: `token ${token}`, 'tus-resumable': '1.0.0', 'upload-length': String(size) },
+    });
+    const location = created.headers.get('location')!;
+    const bodies = Array.from({ length: 6 }, (_, i) => sampleBytes(size, 100 + i));
+    const answers = await Promise.all(
+      bodies.map((body, i) =>
+        fetch(instances[i % 2]!.url + location, {
+          method: 'PATCH',
+          headers: {
+            authorization: `token ${token}`,
+            'tus-resumable': '1.0.0',
+            'content-type': 'application/offset+octet-stream',
+            'upload-offset': '0',
+          },
+          body,
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 204)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 204).every((s) => s === 409 || s === 404)).toBe(true);
+    const winner = answers.find((a) => a.status === 204)!;
+    const fileId = winner.headers.get('x-file-id')!;
+    const stored = await downloadSha256(instances[1]!.url, fileId, token);
+    expect(bodies.map((b) => sha256(b))).toContain(stored.hash);
+    expect(await usageOf(instances[0]!.url, token)).toEqual({ storage: String(size), files: 1 });
+  }, 120_000);
+
   it('10 parallel uploads over two instances with room for 5 end as exactly 5 files, counted exactly', async () => {
     const dbName = freshDbName();
     names.push(dbName);
