@@ -184,5 +184,38 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       for await (const part of await store.read(key)) part.fill(0);
       expect((await readAll(await store.read(key))).toString()).toBe('immutable');
     });
+
+    it('joins blobs into one, in order, consuming them: whole and ranged reads, size, list and delete', async () => {
+      const store = await make();
+      const pieces = [randomBytes(70_000), randomBytes(0), randomBytes(1), randomBytes(130_001)];
+      const keys: string[] = [];
+      for (const piece of pieces) keys.push((await store.write(chunked(piece, 9_999))).key);
+      const all = Buffer.concat(pieces);
+      const { key, size } = await store.join(keys);
+      expect(size).toBe(all.length);
+      expect(await store.size(key)).toBe(all.length);
+      expect(digest(await readAll(await store.read(key)))).toBe(digest(all));
+      const range = async (start: number, end: number) =>
+        (await readAll(await store.read(key, { start, end }))).toString('hex');
+      // Within the first part, across every boundary, the one-byte part alone, within the last part.
+      expect(await range(5, 69_999)).toBe(all.subarray(5, 70_000).toString('hex'));
+      expect(await range(69_990, 70_010)).toBe(all.subarray(69_990, 70_011).toString('hex'));
+      expect(await range(70_000, 70_000)).toBe(all.subarray(70_000, 70_001).toString('hex'));
+      expect(await range(150_000, 200_001)).toBe(all.subarray(150_000).toString('hex'));
+      for (const part of keys) expect(await store.size(part)).toBeNull();
+      const listed: string[] = [];
+      for await (const entry of store.list()) listed.push(entry.key);
+      expect(listed).toEqual([key]);
+      await store.delete(key);
+      expect(await store.size(key)).toBeNull();
+      await expectNotFound(store.read(key));
+      if (raw) expect(await raw(store)).toEqual([]);
+    });
+
+    it('refuses to join an unknown blob', async () => {
+      const store = await make();
+      const { key } = await store.write(chunked(Buffer.from('kept'), 2));
+      await expectNotFound(store.join([key, GARBAGE_KEYS[0]!]));
+    });
   });
 }

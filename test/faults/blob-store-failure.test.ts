@@ -41,6 +41,9 @@ class FaultyBlobs implements BlobStore {
       }
     })();
   }
+  join(keys: readonly string[]) {
+    return this.inner.join(keys);
+  }
   size(key: string) {
     return this.inner.size(key);
   }

@@ -68,7 +68,7 @@ export class SecretScan {
     return new Proxy(store, {
       get: (target, key) => {
         const value: unknown = Reflect.get(target, key, target);
-        if (key !== 'write' || typeof value !== 'function') return value;
+        if ((key !== 'write' && key !== 'join') || typeof value !== 'function') return value;
         return async (...args: unknown[]) => {
           const written = (await value.apply(target, args)) as { key: string; size: number };
           this.addSecret('blob key', written.key);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,7 @@ import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/bl
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
+import { joinedRead, joinedSize, partName } from './joined-blob.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -29,7 +30,8 @@ function assertRange(range: ByteRange): void {
 }
 
 /**
- * Blobs as files under `<dir>/blobs/<first two key characters>/<key>`. Every key is generated here and checked
+ * Blobs as files under `<dir>/blobs/<first two key characters>/<key>`; a joined blob is a directory there holding its
+ * parts, named by their order (join moves them in, nothing is copied). Every key is generated here and checked
  * against the one pattern before it touches a path, so no string from outside can ever name a file.
  */
 @injectable()
@@ -75,10 +77,38 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  /** Moves the parts under the new key in order; each was made durable when written, the renames are synced here. */
+  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+    const paths = keys.map((key) => this.pathFor(key));
+    if (paths.some((path) => path === null)) throw blobNotFound();
+    const key = newKey();
+    const dir = this.pathOf(key);
+    let size = 0;
+    try {
+      await mkdir(dir, { recursive: true });
+      for (const [index, from] of (paths as string[]).entries()) {
+        const to = join(dir, partName(index));
+        await rename(from, to).catch((err: unknown) => {
+          throw isErrno(err, 'ENOENT') ? blobNotFound() : err;
+        });
+        size += (await stat(to)).size;
+      }
+      await this.syncDir(dir);
+      await this.syncDir(join(dir, '..'));
+      return { key, size };
+    } catch (err) {
+      throw pathless(err, 'join blobs');
+    }
+  }
+
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
     if (range) assertRange(range);
     const path = this.pathFor(key);
     if (path === null) throw blobNotFound();
+    const kind = await stat(path).catch((err: unknown) => {
+      throw isErrno(err, 'ENOENT') ? blobNotFound() : pathless(err, 'read a blob');
+    });
+    if (kind.isDirectory()) return joinedRead(path, range);
     // Opening before returning turns a missing blob into not_found now, and keeps the bytes readable even if the
     // blob is deleted while the stream is being consumed.
     const handle = await open(path, 'r').catch((err: unknown) => {
@@ -93,7 +123,8 @@ export class FsBlobStore implements BlobStore {
     const path = this.pathFor(key);
     if (path === null) return null;
     try {
-      return (await stat(path)).size;
+      const found = await stat(path);
+      return found.isDirectory() ? await joinedSize(path) : found.size;
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return null;
       throw pathless(err, 'read a blob');
@@ -104,9 +135,10 @@ export class FsBlobStore implements BlobStore {
     const path = this.pathFor(key);
     if (path === null) return;
     try {
-      await unlink(path);
+      // A joined blob is a directory of parts; `force` makes a missing blob no error.
+      await rm(path, { recursive: true, force: true });
     } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw pathless(err, 'delete a blob');
+      throw pathless(err, 'delete a blob');
     }
   }
 

@@ -35,6 +35,18 @@ export class MemoryBlobStore implements BlobStore {
     return { key, size: bytes.length };
   }
 
+  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+    const parts = keys.map((key) => this.blobs.get(key)?.bytes);
+    if (parts.some((part) => part === undefined)) throw new DomainError('not_found', 'Blob not found');
+    const joined = await this.write(
+      (async function* () {
+        yield* parts as Buffer[];
+      })(),
+    );
+    for (const key of keys) this.blobs.delete(key);
+    return joined;
+  }
+
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
     if (range) assertRange(range);
     const bytes = this.blobs.get(key)?.bytes;

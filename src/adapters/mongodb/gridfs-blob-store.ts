@@ -62,6 +62,19 @@ export class GridFsBlobStore implements BlobStore {
     }
   }
 
+  /** GridFS numbers a file's chunks from 0 in one size, so parts are copied into a new file, then deleted. */
+  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+    for (const key of keys) if ((await this.size(key)) === null) throw new DomainError('not_found', 'Blob not found');
+    const read = (key: string) => this.read(key);
+    const joined = await this.write(
+      (async function* () {
+        for (const key of keys) yield* await read(key);
+      })(),
+    );
+    await Promise.all(keys.map((key) => this.delete(key)));
+    return joined;
+  }
+
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
     if (range) assertRange(range);
     const length = await this.size(key);

@@ -6,7 +6,7 @@ import { findUser } from './find-user.js';
 type Port = Core['deleteUser'];
 type Deps = Pick<
   Ports,
-  'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage' | 'blobs' | 'clock'
+  'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'clock'
 >;
 
 export class DeleteUser implements Port {
@@ -34,6 +34,11 @@ export class DeleteUser implements Port {
       const deleted = await this.p.files.delete(file.id);
       // A store failure leaves orphan bytes for the sweep; it must not keep the account (and its tokens' owner) alive.
       if (deleted) await Promise.allSettled([this.p.blobs.delete(deleted.blobKey)]);
+    }
+    // Unfinished resumable uploads go with their bytes (an append still under way then fails to land).
+    for (const uploadId of await this.p.uploads.idsByOwner(user.id)) {
+      const session = await this.p.uploads.take(uploadId);
+      if (session) await Promise.allSettled(session.parts.map((part) => this.p.blobs.delete(part.key)));
     }
     const folders = await this.p.folders.listByOwner(user.id);
     if (folders.length > 0) await this.p.folders.deleteMany(folders.map((f) => f.id));

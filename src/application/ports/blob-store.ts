@@ -20,6 +20,13 @@ export interface BlobStore {
    * limit) or the store fails, nothing of the blob remains and the promise rejects with that error.
    */
   write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }>;
+  /**
+   * One blob of the bytes of `keys`, in order, made from those blobs: they are consumed (afterwards the caller
+   * neither reads nor deletes them; a store may keep them inside the new blob instead of copying). If it fails, some
+   * may be consumed already: nothing refers to what is left, and the sweep of orphans removes it. An unknown key is
+   * not_found.
+   */
+  join(keys: readonly string[]): Promise<{ key: string; size: number }>;
   /** Streams the blob, or the inclusive range of it. Rejects with a not_found DomainError when the key is unknown. */
   read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
   /** Size in bytes, or null when there is no such blob. */

@@ -89,6 +89,10 @@ function parameters(op: Operation): unknown[] {
       }))
     : [];
   const headers = [
+    ...(op.headers ?? []).map((h) => ({
+      ...header(h.name, h.description, h.integer ? { type: 'integer', minimum: 0 } : { type: 'string' }),
+      required: h.required ?? false,
+    })),
     ...(op.access === 'session-or-share' ? SHARE_HEADERS : []),
     ...(op.path.startsWith('/api/share/{id}') && op.method === 'get' ? [SHARE_PASSWORD] : []),
     ...(op.ok.some((a) => a.body === 'bytes') ? RANGE_HEADERS : []),
@@ -111,6 +115,10 @@ function requestBody(op: Operation): Json | undefined {
     const description = 'Fields first, then the one `file` part; an empty field counts as absent.';
     return { required: true, description, content: { 'multipart/form-data': { schema } } };
   }
+  if (op.bytes) {
+    const schema = { type: 'string', contentMediaType: 'application/octet-stream' };
+    return { required: op.method === 'patch', content: { [op.bytes]: { schema } } };
+  }
   return undefined;
 }
 
@@ -124,37 +132,53 @@ const LINK_NEXT = {
   Link: { description: 'RFC 8288 `<…>; rel="next"` when a next page exists (Paging)', schema: { type: 'string' } },
 };
 
-function success(answer: Answer, op: Operation): Json {
-  const out: Json = { description: answer.description };
-  if (op.query === pageQuery && answer.status === 200) out['headers'] = LINK_NEXT;
+const headerDocs = (headers: Record<string, string>): Json =>
+  Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+
+const BYTES_HEADERS = {
+  ETag: { schema: { type: 'string' } },
+  'Content-Range': { description: 'On 206', schema: { type: 'string' } },
+  'Content-Disposition': { schema: { type: 'string' } },
+};
+const ATTACHMENT_HEADERS = { 'Content-Disposition': { schema: { type: 'string' } } };
+
+/** What a body kind carries: its media type and schema, and the headers that come with it. */
+function content(answer: Answer): { content?: Json; headers?: Json } {
   if (answer.schema) {
     const list = answer.schema.endsWith('[]');
     const schema = ref(answer.schema.replace('[]', ''));
-    out['content'] = { 'application/json': { schema: list ? { type: 'array', items: schema } : schema } };
-    if (answer.headers) {
-      const named = Object.entries(answer.headers).map(([name, description]) => [
-        name,
-        { description, schema: { type: 'string' } },
-      ]);
-      out['headers'] = Object.fromEntries(named);
-    }
-  } else if (answer.body === 'bytes') {
-    out['content'] = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
-    out['headers'] = {
-      ETag: { schema: { type: 'string' } },
-      'Content-Range': { description: 'On 206', schema: { type: 'string' } },
-      'Content-Disposition': { schema: { type: 'string' } },
-    };
-  } else if (answer.body === 'zip') {
-    out['content'] = { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } };
-    out['headers'] = { 'Content-Disposition': { schema: { type: 'string' } } };
-  } else if (answer.body === 'html') {
-    out['content'] = { 'text/html': { schema: { type: 'string' } } };
-  } else if (answer.body === 'asset') {
-    out['content'] = { '*/*': { schema: { type: 'string' } } };
-  } else if (answer.status === 200) {
-    out['content'] = { 'application/json': { schema: { type: 'object' } } };
+    return { content: { 'application/json': { schema: list ? { type: 'array', items: schema } : schema } } };
   }
+  switch (answer.body) {
+    case 'bytes':
+      return {
+        content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+        headers: BYTES_HEADERS,
+      };
+    case 'zip':
+      return {
+        content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+        headers: ATTACHMENT_HEADERS,
+      };
+    case 'html':
+      return { content: { 'text/html': { schema: { type: 'string' } } } };
+    case 'asset':
+      return { content: { '*/*': { schema: { type: 'string' } } } };
+    default:
+      return answer.status === 200 ? { content: { 'application/json': { schema: { type: 'object' } } } } : {};
+  }
+}
+
+function success(answer: Answer, op: Operation): Json {
+  const { content: body, headers: bodyHeaders } = content(answer);
+  const headers = {
+    ...bodyHeaders,
+    ...(answer.headers && headerDocs(answer.headers)),
+    ...(op.query === pageQuery && answer.status === 200 ? LINK_NEXT : {}),
+  };
+  const out: Json = { description: answer.description };
+  if (Object.keys(headers).length > 0) out['headers'] = headers;
+  if (body) out['content'] = body;
   return out;
 }
 
@@ -171,18 +195,20 @@ const HTTP_ONLY: Record<number, string> = {
   500: 'internal',
 };
 
-function failure(status: number): Json {
+function failure(status: number, op: Operation): Json {
   const codes = CODES_BY_STATUS.get(status)?.join(', ') ?? HTTP_ONLY[status] ?? 'bad_request';
   const out: Json = { description: `Error: ${codes}`, content: { 'application/json': { schema: ref('Error') } } };
-  if (RESPONSE_HEADERS[status]) out['headers'] = RESPONSE_HEADERS[status];
+  const headers = { ...RESPONSE_HEADERS[status], ...(op.errorHeaders && headerDocs(op.errorHeaders)) };
+  if (Object.keys(headers).length > 0) out['headers'] = headers;
   return out;
 }
 
 function operation(op: Operation): Json {
   const responses: Json = {};
   for (const answer of op.ok) responses[String(answer.status)] = success(answer, op);
-  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b))
-    responses[String(status)] = failure(status);
+  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b)) {
+    responses[String(status)] = failure(status, op);
+  }
   const out: Json = {
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(\w)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`,
     tags: [op.tag],

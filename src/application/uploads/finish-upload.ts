@@ -1,0 +1,60 @@
+import type { Actor, StoredFile } from '../../domain/index.js';
+import { isTextual } from '../../domain/index.js';
+import type { ResumableUploadState } from '../contract.js';
+import { landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
+import { Utf8Check } from '../files/utf8-check.js';
+import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
+import { appendMiss } from './upload-state.js';
+
+export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock'>;
+
+/**
+ * Makes the File of a complete upload through the same rules as a single-request upload. The session is taken
+ * first, so a termination or expiry racing with this either wins (and gives everything back) or finds nothing, and
+ * the parts are this call's alone to join; a crash after the take leaves a stale hold and orphan bytes, which the
+ * sweeps give back.
+ */
+export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadSession): Promise<ResumableUploadState> {
+  const taken = await p.uploads.take(session.id);
+  if (!taken) throw await appendMiss(p, session.id, session.length);
+  let blob: { key: string; size: number };
+  try {
+    blob = await joined(p, taken.parts);
+  } catch (err) {
+    // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
+    await undoUpload(p, taken.ownerId, taken.id, null);
+    throw err;
+  }
+  const now = p.clock.now();
+  const file: StoredFile = {
+    id: taken.id,
+    ownerId: taken.ownerId,
+    folderId: taken.folderId,
+    name: taken.name ?? taken.filename,
+    mime: taken.mime ?? 'application/octet-stream',
+    size: blob.size,
+    blobKey: blob.key,
+    uploaderTokenId: taken.uploaderTokenId,
+    charset: isTextual(taken.mime ?? '') && (await isUtf8(p, blob.key)) ? 'utf-8' : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const view = await landFile(p, { actor, file, share: taken.share });
+  return { id: taken.id, length: taken.length, offset: taken.length, expiresAt: null, fileId: view.id };
+}
+
+/**
+ * One blob of the parts in order. A single part is that blob already; more are joined by the store (parts are written
+ * by separate appends, possibly on separate instances, so none is ever extended in place).
+ */
+async function joined(p: Pick<Ports, 'blobs'>, parts: readonly UploadPart[]): Promise<{ key: string; size: number }> {
+  if (parts.length === 1) return { ...parts[0]! };
+  if (parts.length === 0) return p.blobs.write((async function* () {})());
+  return p.blobs.join(parts.map((part) => part.key));
+}
+
+async function isUtf8(p: Pick<Ports, 'blobs'>, key: string): Promise<boolean> {
+  const check = new Utf8Check();
+  for await (const _ of check.watch(await p.blobs.read(key))) void _;
+  return check.end();
+}
