@@ -4,6 +4,7 @@ import { HttpClient } from './http-client.js';
 import { streamedMultipart } from './multipart.js';
 import { cpuSecondsOf, memoryOf, resetPeak, sleep, type Child } from './processes.js';
 import { figure } from './report.js';
+import { TUS_CHUNK_BYTES, tusUpload } from './resumable.js';
 import { GiB, MiB, nowMs } from './stats.js';
 
 const TRANSFER_TIMEOUT_MS = 15 * 60_000;
@@ -24,10 +25,35 @@ function flushDisk(): void {
   spawnSync('sync', { timeout: 120_000 });
 }
 
-/** One generated upload of `bytes`, timed, with the server's peak RSS growth while it ran. */
+/** One generated upload of `bytes` in one multipart request, timed, with the server's peak RSS growth. */
 async function upload(server: Child, path: string, token: string | null, bytes: number): Promise<Upload> {
-  flushDisk();
   const client = new HttpClient(server.origin, 1);
+  try {
+    return await measured(server, bytes, async () => {
+      const form = streamedMultipart({ name: 'bench-upload.bin' }, 'bench-upload.bin', bytes);
+      const headers = {
+        'content-type': form.contentType,
+        'content-length': form.length,
+        ...(token === null ? {} : { authorization: `token ${token}` }),
+      };
+      const reply = await client.stream(path, headers, form.body(), TRANSFER_TIMEOUT_MS);
+      if (reply.status !== 201) throw new Error(`upload to ${server.name} answered ${reply.status}: ${reply.body}`);
+      return JSON.parse(reply.body.toString('utf8')) as Upload['answer'];
+    });
+  } finally {
+    client.close();
+  }
+}
+
+/** One resumable upload (tus-js-client, in chunks of `chunk` bytes), measured as `upload` is. */
+async function resumableUpload(server: Child, token: string, bytes: number, chunk: number): Promise<Upload> {
+  const send = async () => ({ id: await tusUpload(server.origin, token, bytes, chunk), size: String(bytes) });
+  return measured(server, bytes, send);
+}
+
+/** Runs one upload, timed, with the server's CPU and its peak RSS growth while it ran. */
+async function measured(server: Child, bytes: number, send: () => Promise<Upload['answer']>): Promise<Upload> {
+  flushDisk();
   const exactPeak = resetPeak(server.pid);
   const before = memoryOf(server.pid).rssBytes;
   let polledPeak = before;
@@ -40,18 +66,11 @@ async function upload(server: Child, path: string, token: string | null, bytes: 
     }
   })();
   try {
-    const form = streamedMultipart({ name: 'bench-upload.bin' }, 'bench-upload.bin', bytes);
-    const headers = {
-      'content-type': form.contentType,
-      'content-length': form.length,
-      ...(token === null ? {} : { authorization: `token ${token}` }),
-    };
     const cpuBefore = cpuSecondsOf(server.pid);
     const started = nowMs();
-    const reply = await client.stream(path, headers, form.body(), TRANSFER_TIMEOUT_MS);
+    const answer = await send();
     const seconds = (nowMs() - started) / 1000;
     const cpu = cpuSecondsOf(server.pid) - cpuBefore;
-    if (reply.status !== 201) throw new Error(`upload to ${server.name} answered ${reply.status}: ${reply.body}`);
     polling = false;
     await poller;
     const peak = exactPeak ? memoryOf(server.pid).peakBytes : polledPeak;
@@ -60,12 +79,11 @@ async function upload(server: Child, path: string, token: string | null, bytes: 
       seconds,
       cpuPerGiB: cpu / (bytes / GiB),
       rssGrowthBytes: Math.max(0, peak - before),
-      answer: JSON.parse(reply.body.toString('utf8')) as Upload['answer'],
+      answer,
     };
   } finally {
     polling = false;
     await poller;
-    client.close();
   }
 }
 
@@ -112,9 +130,10 @@ function rotated<T>(items: readonly T[], by: number): T[] {
 export async function transfers(b: Bench): Promise<void> {
   const { uploadBytes: bytes, transferRounds: rounds } = b.plan;
   const label = `${bytes / MiB} MiB`;
-  const up = { raw: [] as Upload[], rawFsync: [] as Upload[], coffer: [] as Upload[] };
+  const up = { raw: [] as Upload[], rawFsync: [] as Upload[], coffer: [] as Upload[], tus: [] as Upload[] };
   const down = { raw: [] as Download[], coffer: [] as Download[] };
   let stored = '';
+  const resumed: string[] = [];
   const uploads = {
     raw: async () => void up.raw.push(await upload(b.raw, '/upload', null, bytes)),
     rawFsync: async () => void up.rawFsync.push(await upload(b.raw, '/upload?fsync=1', null, bytes)),
@@ -126,6 +145,11 @@ export async function transfers(b: Bench): Promise<void> {
       up.coffer.push(coffer);
       stored = coffer.answer.id;
     },
+    tus: async () => {
+      const tus = await resumableUpload(b.coffer, b.userToken, bytes, TUS_CHUNK_BYTES);
+      up.tus.push(tus);
+      resumed.push(tus.answer.id!);
+    },
   };
   const downloads = {
     raw: async () => void down.raw.push(await download(b.raw, '/download', null, bytes)),
@@ -134,23 +158,33 @@ export async function transfers(b: Bench): Promise<void> {
     },
   };
   for (let round = 1; round <= rounds; round++) {
-    const upOrder = rotated(['raw', 'rawFsync', 'coffer'] as const, round - 1);
+    const upOrder = rotated(['raw', 'rawFsync', 'coffer', 'tus'] as const, round - 1);
     const downOrder = rotated(['raw', 'coffer'] as const, round - 1);
     log(`transfers, round ${round}/${rounds}: ${label} up to ${upOrder.join(', ')}, down from ${downOrder.join(', ')}`);
     for (const name of upOrder) await uploads[name]();
     for (const name of downOrder) await downloads[name]();
     // Every variant keeps at most one upload on disk (the raw server removes its previous one when the next begins).
     await b.api.deleteFile(b.userToken, stored);
+    for (const id of resumed.splice(0)) await b.api.deleteFile(b.userToken, id);
   }
   b.details.transfers = { bytes, rounds, upload: up, download: down };
 
   const [raw, rawFsync, coffer] = [fastest(up.raw), fastest(up.rawFsync), fastest(up.coffer)];
+  const tus = fastest(up.tus);
+  const chunk = `${TUS_CHUNK_BYTES / MiB} MiB`;
   const [rawDown, cofferDown] = [fastest(down.raw), fastest(down.coffer)];
   b.figures.push(
     figure(`upload ${label}`, 'MiB/s', coffer.mibPerSec, 'raw pipe', raw.mibPerSec, { atLeastRatio: 0.7 }),
     figure(`upload ${label} vs raw + fsync (context)`, 'MiB/s', coffer.mibPerSec, 'raw + fsync', rawFsync.mibPerSec),
     figure('upload server CPU per GiB', 's', coffer.cpuPerGiB, 'raw pipe', raw.cpuPerGiB),
     figure('upload peak RSS growth', 'MB', mostMemory(up.coffer) / 1e6, 'raw pipe growth', mostMemory(up.raw) / 1e6, {
+      below: 64,
+    }),
+    figure(`resumable upload ${label} (tus, ${chunk} chunks)`, 'MiB/s', tus.mibPerSec, 'raw pipe', raw.mibPerSec, {
+      atLeastRatio: 0.8,
+    }),
+    figure('resumable upload server CPU per GiB', 's', tus.cpuPerGiB, 'raw pipe', raw.cpuPerGiB),
+    figure('resumable upload peak RSS growth', 'MB', mostMemory(up.tus) / 1e6, 'raw pipe growth', mostMemory(up.raw) / 1e6, {
       below: 64,
     }),
     figure(`download ${label}`, 'MiB/s', cofferDown.mibPerSec, 'raw createReadStream', rawDown.mibPerSec, {

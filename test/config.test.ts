@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       trustProxy: 0,
       clientLimits: { bodyTimeout: 15_000, uploadMinRate: 1024, uploadRateWindow: 60_000, maxConnectionsPerAddress: 100 },
       maxConcurrentUploads: 10,
+      resumableExpiryHours: 24,
       publicUrl: null,
     });
   });
@@ -82,6 +83,7 @@ describe('loadConfig', () => {
       UPLOAD_RATE_WINDOW_SECONDS: '30',
       MAX_CONNECTIONS_PER_ADDRESS: '1000',
       MAX_CONCURRENT_UPLOADS: '3',
+      RESUMABLE_EXPIRY_HOURS: '0.5',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -101,6 +103,7 @@ describe('loadConfig', () => {
       limits: { storage: 0, files: 1, folders: 2, pastes: 3, collections: 4, shares: 5, tokens: 6 },
       clientLimits: { bodyTimeout: 2500, uploadMinRate: 0, uploadRateWindow: 30_000, maxConnectionsPerAddress: 1000 },
       maxConcurrentUploads: 3,
+      resumableExpiryHours: 0.5,
     });
     expect(isAbsolute(config.dataDir)).toBe(true);
     expect(config.dataDir).toBe(resolve('some/where'));
@@ -135,6 +138,9 @@ describe('loadConfig', () => {
     ['SESSION_MAX_DAYS', '1e400'],
     ['SESSION_MAX_DAYS', '36501'],
     ['SESSION_MAX_DAYS', '29'],
+    ['RESUMABLE_EXPIRY_HOURS', '0'],
+    ['RESUMABLE_EXPIRY_HOURS', '8761'],
+    ['RESUMABLE_EXPIRY_HOURS', 'never'],
     ['MAX_UPLOAD_BYTES', '0'],
     ['MAX_UPLOAD_BYTES', '1.5'],
     ['MAX_UPLOAD_BYTES', '1e9'],

@@ -143,6 +143,26 @@ export interface HoldSweepReport {
   failed: number;
 }
 
+/** Where a resumable upload stands. A complete one has become the file `fileId` (its id is the upload's). */
+export interface ResumableUploadState {
+  id: string;
+  /** Bytes the whole upload holds (tus Upload-Length). */
+  length: number;
+  /** Bytes received so far (tus Upload-Offset). */
+  offset: number;
+  /** When it expires unless more bytes come; null once complete. */
+  expiresAt: Date | null;
+  fileId: string | null;
+}
+
+/** What one sweep of expired resumable uploads did. */
+export interface ExpiredUploadsReport {
+  /** Uploads ended, their bytes and counts given back. */
+  expired: number;
+  /** Uploads that could not be handled; the next sweep tries again. */
+  failed: number;
+}
+
 /** Every use case of Coffer; the one object HTTP and embedding hosts talk to. */
 export const Core = Symbol('Core');
 export interface Core {
@@ -188,6 +208,34 @@ export interface Core {
     },
     FileView
   >;
+  // resumable uploads (tus 1.0): the same checks, limits and file as uploadFile, over several requests
+  /**
+   * Starts an upload of `length` bytes: payload_too_large beyond the upload cap, limit_reached when it cannot fit
+   * the storage left or the file count. The file count is held from now on; bytes are held as they arrive.
+   */
+  createUpload: UseCase<
+    {
+      actor: Actor;
+      length: number;
+      folderId: string | null;
+      name: string | null;
+      filename: string;
+      mime: string | undefined;
+      share?: ShareOptions | null;
+    },
+    ResumableUploadState
+  >;
+  /**
+   * Adds `content` at `offset`: conflict when the upload is elsewhere (another append landed first), gone once it
+   * expired. Bytes are committed only when the whole content arrived; a content that fails adds nothing.
+   */
+  appendUpload: UseCase<
+    { actor: Actor; id: string; offset: number; content: AsyncIterable<Uint8Array> },
+    ResumableUploadState
+  >;
+  getUpload: UseCase<{ actor: Actor; id: string }, ResumableUploadState>;
+  /** Ends an unfinished upload and gives back what it held. */
+  terminateUpload: UseCase<{ actor: Actor; id: string }, void>;
   getFile: UseCase<{ access: ReadAccess; id: string }, FileView>;
   openFileContent: UseCase<{ access: ReadAccess; id: string }, FileContent>;
   updateFile: UseCase<{ actor: Actor; id: string; name?: string; folderId?: string | null }, FileView>;
@@ -259,4 +307,6 @@ export interface Core {
   sweepOrphanBlobs: UseCase<{ graceMs: number }, SweepReport>;
   /** Settles or gives back the usage holds of uploads that stopped more than `graceMs` ago (a crash). */
   sweepStaleHolds: UseCase<{ graceMs: number }, HoldSweepReport>;
+  /** Ends the resumable uploads idle past their expiry, giving back their bytes and counts. */
+  sweepExpiredUploads: UseCase<Record<string, never>, ExpiredUploadsReport>;
 }

@@ -48,6 +48,11 @@ import { DeleteUser } from './admin/delete-user.js';
 import { ReconcileUsage } from './admin/reconcile-usage.js';
 import { SweepOrphanBlobs } from './maintenance/sweep-orphan-blobs.js';
 import { SweepStaleHolds } from './maintenance/sweep-stale-holds.js';
+import { SweepExpiredUploads } from './maintenance/sweep-expired-uploads.js';
+import { CreateUpload } from './uploads/create-upload.js';
+import { AppendUpload } from './uploads/append-upload.js';
+import { GetUpload } from './uploads/get-upload.js';
+import { TerminateUpload } from './uploads/terminate-upload.js';
 
 /** Builds every use case on the given ports. The composition root and embedding hosts both come through here. */
 export function createCore(p: Ports): Core {
@@ -63,6 +68,10 @@ export function createCore(p: Ports): Core {
     listApiTokens: new ListApiTokens(p),
     deleteApiToken: new DeleteApiToken(p),
     uploadFile: new UploadFile(p),
+    createUpload: new CreateUpload(p),
+    appendUpload: new AppendUpload(p),
+    getUpload: new GetUpload(p),
+    terminateUpload: new TerminateUpload(p),
     getFile: new GetFile(p),
     openFileContent: new OpenFileContent(p),
     updateFile: new UpdateFile(p),
@@ -100,5 +109,6 @@ export function createCore(p: Ports): Core {
     reconcileUsage: new ReconcileUsage(p),
     sweepOrphanBlobs: new SweepOrphanBlobs(p),
     sweepStaleHolds: new SweepStaleHolds(p),
+    sweepExpiredUploads: new SweepExpiredUploads(p),
   };
 }

@@ -18,6 +18,7 @@ import {
   Throttle,
   TokenRepository,
   TokenSecrets,
+  UploadSessionRepository,
   UsageCounter,
   UserRepository,
 } from '../application/ports/index.js';
@@ -35,6 +36,7 @@ import {
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
+  MemoryUploadSessionRepository,
   MemoryUsageCounter,
   MemoryUserRepository,
 } from '../adapters/memory/index.js';
@@ -47,6 +49,7 @@ import {
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
+  MongoUploadSessionRepository,
   MongoUsageCounter,
   MongoUserRepository,
   unavailableWhenDisconnected,
@@ -82,7 +85,8 @@ export interface BuildOptions {
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The token of every port; `satisfies` makes a port added to Ports but not bound here a type error. */
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 const PORT_TOKENS = {
   users: UserRepository,
@@ -92,6 +96,7 @@ const PORT_TOKENS = {
   collections: CollectionRepository,
   pastes: PasteRepository,
   shares: ShareRepository,
+  uploads: UploadSessionRepository,
   usage: UsageCounter,
   blobs: BlobStore,
   hasher: PasswordHasher,
@@ -102,7 +107,7 @@ const PORT_TOKENS = {
   throttle: Throttle,
 } as const satisfies Record<keyof Ports, symbol>;
 
-/** The persistence seam: memory and MongoDB bind the same eight tokens, and the throttle's counters go alongside. */
+/** The persistence seam: memory and MongoDB bind the same nine tokens, and the throttle's counters go alongside. */
 function bindMemoryPersistence(container: Container): void {
   container.bind(UserRepository).to(MemoryUserRepository).inSingletonScope();
   container.bind(TokenRepository).to(MemoryTokenRepository).inSingletonScope();
@@ -111,6 +116,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(CollectionRepository).to(MemoryCollectionRepository).inSingletonScope();
   container.bind(PasteRepository).to(MemoryPasteRepository).inSingletonScope();
   container.bind(ShareRepository).to(MemoryShareRepository).inSingletonScope();
+  container.bind(UploadSessionRepository).to(MemoryUploadSessionRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
   container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
 }
@@ -133,6 +139,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<CollectionRepository>(container, CollectionRepository, MongoCollectionRepository);
   bindGuarded<PasteRepository>(container, PasteRepository, MongoPasteRepository);
   bindGuarded<ShareRepository>(container, ShareRepository, MongoShareRepository);
+  bindGuarded<UploadSessionRepository>(container, UploadSessionRepository, MongoUploadSessionRepository);
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
@@ -184,6 +191,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     maxUploadBytes: config.maxUploadBytes,
     registration: config.registration,
     maxConcurrentUploads: config.maxConcurrentUploads,
+    resumableIdleMs: config.resumableExpiryHours * HOUR_MS,
   });
   if (options.clock) container.bind(Clock).toConstantValue(options.clock);
   else container.bind(Clock).to(SystemClock).inSingletonScope();

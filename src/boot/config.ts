@@ -36,6 +36,8 @@ export interface Config {
   clientLimits: ClientLimits;
   /** Uploads one user (all their tokens together) may run at once. */
   maxConcurrentUploads: number;
+  /** A resumable (tus) upload that receives no bytes for this many hours expires and gives back what it held. */
+  resumableExpiryHours: number;
   /** The base of every `url` handed out, without a trailing slash; null: each request's own origin. */
   publicUrl: string | null;
 }
@@ -61,6 +63,8 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 // A century: long enough for anyone, short enough that an expiry date stays a valid Date.
 const SESSION_TTL_MAX_DAYS = 36_500;
+/** A year: an unfinished upload holds storage while it lives. */
+const RESUMABLE_EXPIRY_MAX_HOURS = 8_760;
 
 /** The default of each maximum; a kind of the domain without one here is a type error. */
 const LIMIT_DEFAULTS: Limits = {
@@ -241,6 +245,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: trustProxy(env),
     clientLimits: clientLimits(env),
     maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 10, 1),
+    resumableExpiryHours: positiveNumber(env, 'RESUMABLE_EXPIRY_HOURS', 24, RESUMABLE_EXPIRY_MAX_HOURS),
     publicUrl: publicUrl(env),
   };
 }

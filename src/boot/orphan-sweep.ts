@@ -45,20 +45,42 @@ export async function sweepStaleHolds(core: Core, logger: Logger, graceMs = SWEE
   }
 }
 
-/** Both sweeps, the counters first: what a crash left in them is corrected before its bytes are looked at. */
+/** Ends the resumable uploads idle past their expiry; logged like the other sweeps, never thrown. */
+export async function sweepExpiredUploads(core: Core, logger: Logger): Promise<void> {
+  try {
+    const report = await core.sweepExpiredUploads.execute({});
+    if (report.expired > 0) logger.info(report, 'ended expired resumable uploads');
+    if (report.failed > 0) logger.error(report, 'some expired uploads could not be ended; the next sweep retries');
+  } catch (err) {
+    logger.error({ err }, 'sweeping expired resumable uploads failed');
+  }
+}
+
+/**
+ * Every sweep: expired resumable uploads first (they give back their own holds and parts), then the counters, so
+ * what a crash left in them is corrected before its bytes are looked at.
+ */
 export async function sweepAfterCrashes(core: Core, logger: Logger, graceMs = SWEEP_GRACE_MS): Promise<void> {
+  await sweepExpiredUploads(core, logger);
   await sweepStaleHolds(core, logger, graceMs);
   await sweepOrphanBlobs(core, logger, graceMs);
 }
 
 /**
  * Sweeps on a schedule that never keeps the process alive, one sweep at a time. The returned stop waits for a sweep
- * under way, so nothing touches the persistence after it has been closed.
+ * under way, so nothing touches the persistence after it has been closed. `durable` false (records in memory) runs
+ * only the expiry of resumable uploads: the other sweeps need records that outlive the process.
  */
-export function scheduleOrphanSweeps(core: Core, logger: Logger, options: SweepOptions = {}): () => Promise<void> {
+export function scheduleOrphanSweeps(
+  core: Core,
+  logger: Logger,
+  options: SweepOptions = {},
+  durable = true,
+): () => Promise<void> {
   let running: Promise<void> | null = null;
+  const sweep = () => (durable ? sweepAfterCrashes(core, logger, options.graceMs) : sweepExpiredUploads(core, logger));
   const timer = setInterval(() => {
-    running ??= sweepAfterCrashes(core, logger, options.graceMs).finally(() => {
+    running ??= sweep().finally(() => {
       running = null;
     });
   }, options.intervalMs ?? SWEEP_INTERVAL_MS);

@@ -100,7 +100,7 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   // The pool is sized once, when the process starts (npm start sets 6); argon2 leaves one of its threads to file I/O.
   const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   logger.info({ url, persistence: persistence.kind, threadPool }, 'coffer listening');
-  const stopSweeps = maySweep(persistence.kind) ? scheduleOrphanSweeps(core, logger, options.sweep) : async () => {};
+  const stopSweeps = scheduleOrphanSweeps(core, logger, options.sweep, maySweep(persistence.kind));
   const closeServer = closer(server, container, persistence);
   const close = async () => {
     await stopSweeps();

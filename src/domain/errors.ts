@@ -11,7 +11,12 @@ export type ErrorCode =
   | 'rate_limited'
   | 'share_password_required'
   | 'share_password_invalid'
-  | 'unavailable';
+  | 'unavailable'
+  /** Resumable uploads (tus): a request without the protocol version the server speaks. */
+  | 'precondition_failed'
+  | 'unsupported_media_type'
+  /** The bytes of an append do not match the checksum the client sent with them. */
+  | 'checksum_mismatch';
 
 /** An expected failure: it carries a stable code, a message for people and optional detail fields, never a status. */
 export class DomainError extends Error {

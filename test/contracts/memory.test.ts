@@ -7,6 +7,7 @@ import {
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
+  MemoryUploadSessionRepository,
   MemoryUsageCounter,
   MemoryUserRepository,
 } from '../../src/adapters/memory/index.js';
@@ -19,6 +20,7 @@ import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
+import { uploadSessionRepositoryContract } from './upload-session-repository.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 userRepositoryContract('MemoryUserRepository', async () => new MemoryUserRepository());
@@ -29,6 +31,7 @@ collectionRepositoryContract('MemoryCollectionRepository', async () => new Memor
 pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
+uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
 keysetPagesContract('memory adapters', async () => ({
   files: new MemoryFileRepository(),
   folders: new MemoryFolderRepository(),

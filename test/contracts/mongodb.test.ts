@@ -15,6 +15,7 @@ import {
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
+  MongoUploadSessionRepository,
   MongoUsageCounter,
   MongoUserRepository,
 } from '../../src/adapters/mongodb/index.js';
@@ -29,6 +30,7 @@ import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
+import { uploadSessionRepositoryContract } from './upload-session-repository.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 const target = await getMongoUri();
@@ -80,6 +82,7 @@ describe.skipIf(!target)('MongoDB adapters', () => {
   pasteRepositoryContract('MongoPasteRepository', onFreshDb((db) => new MongoPasteRepository(db)));
   shareRepositoryContract('MongoShareRepository', onFreshDb((db) => new MongoShareRepository(db)));
   usageCounterContract('MongoUsageCounter', onFreshDb((db) => new MongoUsageCounter(db)));
+  uploadSessionRepositoryContract('MongoUploadSessionRepository', onFreshDb((db) => new MongoUploadSessionRepository(db)));
   keysetPagesContract(
     'MongoDB adapters',
     onFreshDb((db) => ({

@@ -293,6 +293,30 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect((await counter.get('u1')).storage).toBe(110);
         expect(await counter.staleHolds(later(1))).toEqual([]);
       });
+
+      it('moves what an opened hold holds into another hold in one step, counters unchanged, its slot freed', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
+        expect(await counter.openHold('u1', { id: 'append', at: T0 }, 1)).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 300, 1000, { id: 'append', at: T0 })).toBe(true);
+        // Not what the hold holds, or no target: nothing changes.
+        expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: later(5) }, 'storage', 299)).toBe(false);
+        expect(await counter.moveHeld('u1', 'append', { id: 'missing', at: later(5) }, 'storage', 300)).toBe(false);
+        expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: later(5) }, 'storage', 300)).toBe(true);
+        expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: later(5) }, 'storage', 300)).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 300 }));
+        const held = await counter.staleHolds(later(10));
+        expect(held).toEqual([{ userId: 'u1', holdId: 'upload', amounts: { files: 1, storage: 300 }, at: later(5) }]);
+        expect(await counter.openHold('u1', { id: 'next', at: T0 }, 1)).toBe(true);
+        await counter.releaseHold('u1', 'upload');
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+      });
+
+      it('moves an empty opened hold (an append of no bytes)', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
+        await counter.openHold('u1', { id: 'append', at: T0 }, 1);
+        expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: T0 }, 'storage', 0)).toBe(true);
+        expect(await counter.settleHold('u1', 'upload')).toEqual({ files: 1 });
+      });
     });
   });
 }

@@ -1,23 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSocket, uploadHead } from '../support/raw-http.js';
+import { freePort, openSocket, uploadHead } from '../support/raw-http.js';
 import { tempDir } from '../support/temp.js';
 import { filesUnder, until } from '../support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 interface Started {
   child: ChildProcess;

@@ -177,6 +177,7 @@ describe('the scheduled sweep', () => {
         },
       },
       sweepStaleHolds: { execute: async () => ({ stale: 0, settled: 0, released: 0, failed: 0 }) },
+      sweepExpiredUploads: { execute: async () => ({ expired: 0, failed: 0 }) },
     } as unknown as Core;
     const stop = scheduleOrphanSweeps(core, createLogger('silent'), { intervalMs: 10 });
     await new Promise((r) => setTimeout(r, 300));

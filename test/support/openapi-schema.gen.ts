@@ -308,6 +308,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/upload/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tus 1.0: start a resumable upload (creation; creation-with-upload with a body)
+         * @description A session token or an uploader (API) token.
+         */
+        post: operations["postApiUploadTus"];
+        delete?: never;
+        /**
+         * tus 1.0: discover the protocol, extensions and maximum size
+         * @description Public; a token that is sent must be valid.
+         */
+        options: operations["optionsApiUploadTus"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/upload/tus/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * tus 1.0: end an unfinished upload (termination); its bytes and counts go
+         * @description A session token or an uploader (API) token.
+         */
+        delete: operations["deleteApiUploadTusId"];
+        /**
+         * tus 1.0: discover the protocol
+         * @description Public; a token that is sent must be valid.
+         */
+        options: operations["optionsApiUploadTusId"];
+        /**
+         * tus 1.0: where an upload stands (resume from Upload-Offset)
+         * @description A session token or an uploader (API) token.
+         */
+        head: operations["headApiUploadTusId"];
+        /**
+         * tus 1.0: append bytes at Upload-Offset; the last append makes the file
+         * @description A session token or an uploader (API) token.
+         */
+        patch: operations["patchApiUploadTusId"];
+        trace?: never;
+    };
     "/api/file/{id}": {
         parameters: {
             query?: never;
@@ -1184,7 +1240,7 @@ export interface components {
         };
         Error: {
             /** @enum {string} */
-            error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "limit_reached" | "payload_too_large" | "rate_limited" | "share_password_required" | "share_password_invalid" | "unavailable" | "internal";
+            error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "limit_reached" | "payload_too_large" | "rate_limited" | "share_password_required" | "share_password_invalid" | "unavailable" | "precondition_failed" | "unsupported_media_type" | "checksum_mismatch" | "internal";
             /** @description for people */
             message: string;
             /** @description validation failures, one per field */
@@ -1206,6 +1262,14 @@ export interface components {
             retryAfter?: number;
             /** @description conflict: the share the item already has */
             shareId?: string;
+            /** @description conflict of a resumable upload's append: the offset the upload is at */
+            offset?: number;
+            /** @description payload_too_large of a resumable upload's append: the upload's length */
+            length?: number;
+            /** @description precondition_failed: the tus version the server speaks */
+            version?: string;
+            /** @description bad_request: the most appends a resumable upload takes */
+            maxParts?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2264,6 +2328,717 @@ export interface operations {
             /** @description Error: internal */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiUploadTus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version: `1.0.0` (else 412) */
+                "Tus-Resumable": string;
+                /** @description The whole upload's size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403) */
+                "Upload-Length": number;
+                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload's fields); other keys are ignored */
+                "Upload-Metadata"?: string;
+                /** @description `sha1 <base64 digest>` of this request's bytes (else 460, nothing stored) */
+                "Upload-Checksum"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the upload's URL */
+            201: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: string;
+                    /** @description When the upload expires unless more bytes come (RFC 7231 date); absent once complete */
+                    "Upload-Expires"?: string;
+                    /** @description Once complete: the id of the file it became (the upload's own id) */
+                    "X-File-Id"?: string;
+                    /** @description The upload's URL, `/api/upload/tus/{id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description Token */
+                    "WWW-Authenticate"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: bad_request: the request was too slow */
+            408: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: precondition_failed */
+            412: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: checksum_mismatch */
+            460: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optionsApiUploadTus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protocol the server speaks (no token needed) */
+            204: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Version"?: string;
+                    /** @description `creation,creation-with-upload,termination,expiration,checksum` */
+                    "Tus-Extension"?: string;
+                    /** @description MAX_UPLOAD_BYTES */
+                    "Tus-Max-Size"?: string;
+                    /** @description `sha1` */
+                    "Tus-Checksum-Algorithm"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiUploadTusId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version: `1.0.0` (else 412) */
+                "Tus-Resumable": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description Token */
+                    "WWW-Authenticate"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: precondition_failed */
+            412: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optionsApiUploadTusId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protocol the server speaks (no token needed) */
+            204: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Version"?: string;
+                    /** @description `creation,creation-with-upload,termination,expiration,checksum` */
+                    "Tus-Extension"?: string;
+                    /** @description MAX_UPLOAD_BYTES */
+                    "Tus-Max-Size"?: string;
+                    /** @description `sha1` */
+                    "Tus-Checksum-Algorithm"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    headApiUploadTusId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version: `1.0.0` (else 412) */
+                "Tus-Resumable": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body */
+            200: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: string;
+                    /** @description When the upload expires unless more bytes come (RFC 7231 date); absent once complete */
+                    "Upload-Expires"?: string;
+                    /** @description Once complete: the id of the file it became (the upload's own id) */
+                    "X-File-Id"?: string;
+                    /** @description The whole upload's size */
+                    "Upload-Length"?: string;
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description Token */
+                    "WWW-Authenticate"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: gone */
+            410: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: precondition_failed */
+            412: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiUploadTusId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version: `1.0.0` (else 412) */
+                "Tus-Resumable": string;
+                /** @description Where these bytes go: the upload's offset (else 409, with `offset` in the error) */
+                "Upload-Offset": number;
+                /** @description `sha1 <base64 digest>` of this request's bytes (else 460, nothing stored) */
+                "Upload-Checksum"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Appended */
+            204: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: string;
+                    /** @description When the upload expires unless more bytes come (RFC 7231 date); absent once complete */
+                    "Upload-Expires"?: string;
+                    /** @description Once complete: the id of the file it became (the upload's own id) */
+                    "X-File-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description Token */
+                    "WWW-Authenticate"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: bad_request: the request was too slow */
+            408: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: conflict */
+            409: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: gone */
+            410: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: precondition_failed */
+            412: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: checksum_mismatch */
+            460: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,4 @@
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 
 /** A response read off the wire, with its header block exactly as the server wrote it. */
 export interface RawReply {
@@ -70,4 +70,16 @@ function parse(raw: string, elapsedMs: number): RawReply {
   const lines = head.split('\r\n');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0);
   return { status, head, headers: lines.slice(1), body: end === -1 ? '' : raw.slice(end + 4), elapsedMs };
+}
+
+/** A loopback port nothing listens on right now (for a child process to take). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }

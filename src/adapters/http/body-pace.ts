@@ -10,12 +10,15 @@ export interface BodyPace {
 
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-const isUpload = (req: IncomingMessage) => /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
+/** A multipart upload, or the bytes of a resumable (tus) upload. */
+const isUpload = (req: IncomingMessage) =>
+  /^(multipart\/form-data|application\/offset\+octet-stream)\b/i.test(req.headers['content-type'] ?? '');
 
 /**
  * Watches a request's body until it has arrived, whatever the app does with it (reads it, refuses it unread and lets
- * Node drain it): a JSON or any other non-multipart body must arrive whole within `bodyTimeout`; a multipart body (an
- * upload) must bring `uploadMinRate` bytes per second over each `uploadRateWindow`, so a brief stall passes. Too
+ * Node drain it): a JSON or any other body that is not an upload must arrive whole within `bodyTimeout`; an upload's
+ * body (multipart, or a tus append) must bring `uploadMinRate` bytes per second over each `uploadRateWindow`, so a
+ * brief stall passes. Too
  * slow answers 408 (or cuts the connection once an answer has started), and the connection closes. Bytes are counted
  * on the socket, never by reading the body; a window in which the app itself held the body back (a slow store
  * pausing the request) is not judged.

@@ -19,6 +19,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   share_password_required: 401,
   share_password_invalid: 401,
   unavailable: 503,
+  precondition_failed: 412,
+  unsupported_media_type: 415,
+  // tus 1.0's checksum extension names this status.
+  checksum_mismatch: 460,
 };
 
 export interface ErrorBody {

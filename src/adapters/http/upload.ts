@@ -1,43 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { z } from 'zod';
 import { DomainError, badRequest } from '../../domain/index.js';
 import type { ShareOptions } from '../../application/contract.js';
-import { id, parseField, parseId, shareMaximum, timestamp } from './validation.js';
-
-const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
-const formInteger = z
-  .string()
-  .regex(/^\d{1,15}$/, 'must be a whole number')
-  .transform(Number)
-  .pipe(shareMaximum);
-
-/** The form fields an upload understands, as the OpenAPI document describes them (openapi/operations.ts). */
-export const UPLOAD_FORM = z.object({
-  folderId: id,
-  name: z.string(),
-  share: flag,
-  password: z.string(),
-  expiresAt: timestamp,
-  maxViews: formInteger,
-  maxDownloads: formInteger,
-});
-const form = UPLOAD_FORM.shape;
-
-/** How each field is read; each must come before the file part. An empty field counts as absent. */
-const FIELDS = {
-  folderId: (value: string) => parseId(value, 'folderId'),
-  name: (value: string) => value,
-  // One request that uploads and shares (ShareX and scripts cannot chain a second request).
-  share: (value: string) => parseField(form.share, value, 'share'),
-  password: (value: string) => value,
-  expiresAt: (value: string) => parseField(form.expiresAt, value, 'expiresAt'),
-  maxViews: (value: string) => parseField(form.maxViews, value, 'maxViews'),
-  maxDownloads: (value: string) => parseField(form.maxDownloads, value, 'maxDownloads'),
-} satisfies Record<keyof typeof form, (value: string) => unknown>;
-type UploadFields = { [K in keyof typeof FIELDS]: ReturnType<(typeof FIELDS)[K]> | null };
-const SHARE_OPTIONS = ['password', 'expiresAt', 'maxViews', 'maxDownloads'] as const;
+import {
+  UPLOAD_FIELDS,
+  isUploadField,
+  noUploadFields,
+  setUploadField,
+  shareOptionsOf,
+  type UploadFields,
+} from './upload-fields.js';
 
 export interface UploadPart {
   content: AsyncIterable<Uint8Array>;
@@ -53,8 +26,6 @@ const FIELD_LIMIT = 4 * 1024;
 
 const tooLarge = (max: number) =>
   new DomainError('payload_too_large', `The file exceeds the upload limit of ${max} bytes`, { maxBytes: max });
-
-const isField = (name: string): name is keyof typeof FIELDS => Object.hasOwn(FIELDS, name);
 
 /**
  * Streams the `file` part of a multipart/form-data request into `store`, never buffering it.
@@ -85,15 +56,7 @@ export function receiveUpload<T>(
 class MultipartUpload<T> {
   readonly result: Promise<T>;
   private settle!: { resolve: (value: T) => void; reject: (err: Error) => void };
-  private readonly fields: UploadFields = {
-    folderId: null,
-    name: null,
-    share: null,
-    password: null,
-    expiresAt: null,
-    maxViews: null,
-    maxDownloads: null,
-  };
+  private readonly fields: UploadFields = noUploadFields();
   private started = false;
   private failure: Error | null = null;
   private fileStream: Readable | null = null;
@@ -145,27 +108,17 @@ class MultipartUpload<T> {
 
   private onField(name: string, value: string, truncated: boolean): void {
     if (this.failure) return;
-    if (this.started) return this.fail(badRequest(`Fields ${Object.keys(FIELDS).join(', ')} must come before the file part`));
+    if (this.started) {
+      return this.fail(badRequest(`Fields ${Object.keys(UPLOAD_FIELDS).join(', ')} must come before the file part`));
+    }
     // As with JSON bodies, a field the upload does not know is refused rather than silently dropped.
-    if (!isField(name)) return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
+    if (!isUploadField(name)) return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
     if (truncated) return this.fail(badRequest(`Field ${name} is too long`));
-    // A repeated field would silently let one value win (`share=true`, then `share=false`): refused, as for queries.
-    if (this.fields[name] !== null) return this.fail(badRequest(`Field ${name} is given twice`, { field: name }));
     try {
-      (this.fields as Record<string, unknown>)[name] = value === '' ? null : FIELDS[name](value);
+      setUploadField(this.fields, name, value);
     } catch (err) {
       this.fail(err as Error);
     }
-  }
-
-  /** The share options sent, as the core takes them; options without `share=true` would be dropped, so they are refused. */
-  private shareOptions(): ShareOptions | null {
-    const named = SHARE_OPTIONS.filter((option) => this.fields[option] !== null);
-    if (this.fields.share !== true) {
-      if (named.length > 0) throw badRequest(`${named.join(', ')} take effect only with share=true`, { field: named[0] });
-      return null;
-    }
-    return Object.fromEntries(named.map((option) => [option, this.fields[option]]));
   }
 
   private onFile(name: string, stream: Readable, info: busboy.FileInfo): void {
@@ -177,7 +130,7 @@ class MultipartUpload<T> {
     }
     let share: ShareOptions | null;
     try {
-      share = this.shareOptions();
+      share = shareOptionsOf(this.fields);
     } catch (err) {
       stream.resume();
       return this.fail(err as Error);

@@ -4,6 +4,7 @@ import { MemoryFolderRepository } from './memory-folder-repository.js';
 import { MemoryPasteRepository } from './memory-paste-repository.js';
 import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
+import { MemoryUploadSessionRepository } from './memory-upload-session-repository.js';
 import { MemoryUsageCounter } from './memory-usage-counter.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
@@ -14,6 +15,7 @@ export {
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
+  MemoryUploadSessionRepository,
   MemoryUsageCounter,
   MemoryUserRepository,
 };

@@ -69,6 +69,19 @@ export class MemoryUsageCounter implements UsageCounter {
     }
   }
 
+  async moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    assertHoldId(to.id);
+    const holds = this.holds.get(userId);
+    const source = holds?.get(from);
+    const target = holds?.get(to.id);
+    if (!holds || !source?.opened || !target || (source.amounts[kind] ?? 0) !== amount) return false;
+    holds.delete(from);
+    if (amount > 0) target.amounts[kind] = (target.amounts[kind] ?? 0) + amount;
+    if (to.at.getTime() > target.at.getTime()) target.at = new Date(to.at);
+    return true;
+  }
+
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];
     for (const [userId, holds] of this.holds) {

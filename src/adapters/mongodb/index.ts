@@ -5,6 +5,7 @@ import { MongoFolderRepository } from './mongo-folder-repository.js';
 import { MongoPasteRepository } from './mongo-paste-repository.js';
 import { MongoShareRepository } from './mongo-share-repository.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
+import { MongoUploadSessionRepository } from './mongo-upload-session-repository.js';
 import { MongoUsageCounter } from './mongo-usage-counter.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
@@ -25,6 +26,7 @@ export {
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
+  MongoUploadSessionRepository,
   MongoUsageCounter,
   MongoUserRepository,
 };

@@ -15,6 +15,8 @@ export const COLLECTIONS = {
   pastes: 'pastes',
   shares: 'shares',
   usage: 'usage',
+  /** Resumable (tus) uploads under way. */
+  uploads: 'uploads',
   /** Deployment-wide counts that guard invariants spanning many records (the admins). */
   counters: 'counters',
 } as const;
@@ -104,6 +106,11 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.shares]: [
     { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },
     { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
+  ],
+  [COLLECTIONS.uploads]: [
+    { key: { expiresAt: 1 }, name: 'expires' },
+    // The sweep of orphan bytes asks which blob keys are parts of an upload under way.
+    { key: { 'parts.key': 1 }, name: 'part_keys' },
   ],
   // The GridFS spec's own indexes, created up front rather than on the first upload.
   [`${BLOB_BUCKET}.files`]: [{ key: { filename: 1, uploadDate: 1 }, name: 'filename_1_uploadDate_1' }],

@@ -162,6 +162,27 @@ export class MongoUsageCounter implements UsageCounter {
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
   }
 
+  /** Both holds live in the user's one document, so the move is one conditional update. */
+  async moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const source = holdPath(from);
+    const held = amount > 0 ? amount : { $in: [0, null] };
+    const { matchedCount } = await this.usage.updateOne(
+      {
+        _id: userId,
+        [holdPath(from, 'open')]: true,
+        [holdPath(from, kind)]: held,
+        [holdPath(to.id)]: { $exists: true },
+      },
+      {
+        $unset: { [source]: '' },
+        $inc: { openHolds: -1, ...(amount > 0 && { [holdPath(to.id, kind)]: new Double(amount) }) },
+        $max: { [holdPath(to.id, 'at')]: to.at },
+      },
+    );
+    return matchedCount === 1;
+  }
+
   /** Hold ids are field names, so the ages are compared here; one document per user keeps the hourly scan small. */
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];

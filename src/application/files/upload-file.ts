@@ -1,40 +1,15 @@
-import type { Actor, LimitKind, StoredFile } from '../../domain/index.js';
-import {
-  DomainError,
-  assertMay,
-  isTextual,
-  badRequest,
-  cleanName,
-  normalizeMime,
-  notFound,
-  requireName,
-  uploaderTokenOf,
-} from '../../domain/index.js';
-import type { Core, ShareOptions } from '../contract.js';
+import type { StoredFile } from '../../domain/index.js';
+import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
+import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { removeFiles } from '../remove-files.js';
 import { limitsOf, refusal } from '../usage-limits.js';
-import { owned } from '../owned.js';
-import { fileView } from '../views.js';
-import { shareItem, type ShareDeps } from '../shares/create-share.js';
-import { shareLimits } from '../shares/share-limits.js';
+import { landFile, undoUpload, type LandingDeps } from './land-file.js';
 import { StorageMeter } from './storage-meter.js';
+import { admitUpload, tooManyUploads } from './upload-request.js';
 import { Utf8Check } from './utf8-check.js';
 
 type Port = Core['uploadFile'];
-type Deps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'shares'> &
-  ShareDeps;
-
-/** The display name of an upload whose filename cleans down to nothing (and no name was given). */
-export const UNTITLED_FILE = 'untitled';
-
-/** Seconds a client refused for running too many uploads is told to wait (Retry-After). */
-export const UPLOADS_RETRY_AFTER = 5;
-
-const tooManyUploads = (max: number) =>
-  new DomainError('rate_limited', `At most ${max} uploads of one user may run at once; retry when one has finished`, {
-    retryAfter: UPLOADS_RETRY_AFTER,
-  });
+type Deps = Pick<Ports, 'users' | 'settings' | 'ids' | 'clock'> & LandingDeps;
 
 /**
  * Streams an upload into the blob store, metering it against the upload cap and the storage limit as bytes arrive.
@@ -45,12 +20,8 @@ export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
 
   async execute({ actor, folderId, name, filename, mime, content, deliver, share }: Parameters<Port['execute']>[0]) {
-    assertMay(actor, 'file.upload');
-    // Options of the share asked for are judged before any byte is taken, so a bad one costs the client nothing.
-    if (share) shareLimits(share, this.p.clock.now(), true);
-    if (folderId !== null) owned(await this.p.folders.findById(folderId), actor.userId, 'Folder');
-    // An explicit name must be usable; a filename is whatever the client's disk had, so it only falls back.
-    const displayName = name !== null ? requireName(name) : cleanName(filename) || UNTITLED_FILE;
+    // Judged before any byte is taken, so a bad option or folder costs the client nothing.
+    const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
     const limits = await limitsOf(this.p, actor.userId);
     const id = this.p.ids.newId();
     const hold = { id, at: this.p.clock.now() };
@@ -58,7 +29,7 @@ export class UploadFile implements Port {
     const slots = this.p.settings.maxConcurrentUploads;
     if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
     if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
-      await this.undo(actor.userId, id, null);
+      await undoUpload(this.p, actor.userId, id, null);
       throw await refusal(this.p, actor.userId, 'files', limits.files);
     }
 
@@ -66,88 +37,33 @@ export class UploadFile implements Port {
     const fileMime = normalizeMime(mime);
     // Text is checked as it streams by, so it can be served with its charset; other bytes go through untouched.
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
-    let blobKey: string | null = null;
-    let file: StoredFile;
+    let blob: { key: string; size: number };
     try {
-      const blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content));
-      blobKey = blob.key;
+      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content));
+    } catch (err) {
+      await undoUpload(this.p, actor.userId, id, null);
+      throw err;
+    }
+    try {
       meter.settle(blob.size);
-      const now = this.p.clock.now();
-      file = {
-        id,
-        ownerId: actor.userId,
-        folderId,
-        name: displayName,
-        mime: fileMime,
-        size: blob.size,
-        blobKey: blob.key,
-        uploaderTokenId: uploaderTokenOf(actor),
-        charset: utf8?.end() ? 'utf-8' : null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await this.p.files.insert(file);
     } catch (err) {
-      await this.undo(actor.userId, id, blobKey);
+      await undoUpload(this.p, actor.userId, id, blob.key);
       throw err;
     }
-    if (folderId !== null) await this.assertLanded(file, folderId);
-    await this.settle(file);
-    const view = fileView(file, share ? await this.shareOf(file, actor, share) : null);
-    if (deliver && !(await deliver(view).catch(() => false))) {
-      // Nobody learnt of this file, so nobody can use or delete it: it goes as if the upload had been aborted.
-      await removeFiles(this.p, [file]);
-      throw badRequest('The client went away before the upload could be answered');
-    }
-    return view;
-  }
-
-  /**
-   * The folder was checked before the bytes came, maybe long ago: a delete of it may have marked it since. Then
-   * the file takes itself back. If this call deletes the record, its bytes and held counts go too; if the folder's
-   * delete got to the record first, that delete released the counts, so the hold is only forgotten.
-   */
-  private async assertLanded(file: StoredFile, folderId: string): Promise<void> {
-    if (await this.p.folders.findById(folderId)) return;
-    if (await this.p.files.delete(file.id)) {
-      await this.undo(file.ownerId, file.id, file.blobKey);
-    } else {
-      await Promise.allSettled([this.p.usage.settleHold(file.ownerId, file.id)]);
-    }
-    throw notFound('Folder');
-  }
-
-  /** The share the upload asked for, made as any share is; if it cannot be made, the upload goes too. */
-  private async shareOf(file: StoredFile, actor: Actor, options: ShareOptions): Promise<string> {
-    try {
-      return (await shareItem(this.p, actor, 'file', file.id, options)).id;
-    } catch (err) {
-      await removeFiles(this.p, [file]);
-      throw err;
-    }
-  }
-
-  /**
-   * The counts now belong to the record. If settling fails the file stands and the sweep settles the hold later. If
-   * the hold no longer holds the whole upload, a sweep took it for crashed (no bytes for longer than the grace
-   * period) and gave counts back: the file would then exceed what is counted, so it goes.
-   */
-  private async settle(file: StoredFile): Promise<void> {
-    const held = await this.p.usage.settleHold(file.ownerId, file.id).catch(() => undefined);
-    if (held === undefined || (held?.files === 1 && (held.storage ?? 0) === file.size)) return;
-    const deleted = await this.p.files.delete(file.id);
-    await Promise.allSettled([this.p.blobs.delete(file.blobKey)]);
-    if (deleted && held) {
-      for (const [kind, amount] of Object.entries(held) as [LimitKind, number][]) {
-        await this.p.usage.release(file.ownerId, kind, amount);
-      }
-    }
-    throw new Error('The upload stalled past the grace period and its reservations were given back');
-  }
-
-  /** Best effort, in the usual order (bytes, then counts); the caller must see the original failure, not ours. */
-  private async undo(userId: string, holdId: string, blobKey: string | null): Promise<void> {
-    if (blobKey !== null) await Promise.allSettled([this.p.blobs.delete(blobKey)]);
-    await Promise.allSettled([this.p.usage.releaseHold(userId, holdId)]);
+    const now = this.p.clock.now();
+    const file: StoredFile = {
+      id,
+      ownerId: actor.userId,
+      folderId,
+      name: displayName,
+      mime: fileMime,
+      size: blob.size,
+      blobKey: blob.key,
+      uploaderTokenId: uploaderTokenOf(actor),
+      charset: utf8?.end() ? 'utf-8' : null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return landFile(this.p, { actor, file, share: share ?? null, deliver });
   }
 }

@@ -12,7 +12,7 @@ const BATCH = 500;
  * upload whose record is still on its way is never touched; the store's own leftovers of interrupted writes go too.
  */
 export class SweepOrphanBlobs implements Port {
-  constructor(private readonly p: Pick<Ports, 'blobs' | 'files' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'blobs' | 'files' | 'uploads' | 'clock'>) {}
 
   async execute({ graceMs }: Parameters<Port['execute']>[0]) {
     if (!Number.isSafeInteger(graceMs) || graceMs < 0) throw new RangeError(`Invalid grace period: ${graceMs}`);
@@ -35,8 +35,12 @@ export class SweepOrphanBlobs implements Port {
 
   /** One failing delete must not stop the rest; what stays is tried again on the next run. */
   private async sweep(keys: string[], report: { deleted: number; failed: number }): Promise<void> {
-    const referenced = await this.p.files.referencedBlobKeys(keys);
-    const orphans = keys.filter((key) => !referenced.has(key));
+    const [files, parts] = await Promise.all([
+      this.p.files.referencedBlobKeys(keys),
+      this.p.uploads.referencedPartKeys(keys),
+    ]);
+    // The parts of a resumable upload are ordinary blobs that its session, not a file, points at.
+    const orphans = keys.filter((key) => !files.has(key) && !parts.has(key));
     const results = await Promise.allSettled(orphans.map((key) => this.p.blobs.delete(key)));
     for (const result of results) report[result.status === 'fulfilled' ? 'deleted' : 'failed']++;
   }

@@ -9,13 +9,15 @@ type Port = Core['sweepStaleHolds'];
  * crash came after the insert) the counts are right and only the hold goes; otherwise the counts go with it.
  */
 export class SweepStaleHolds implements Port {
-  constructor(private readonly p: Pick<Ports, 'usage' | 'files' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'usage' | 'files' | 'uploads' | 'clock'>) {}
 
   async execute({ graceMs }: Parameters<Port['execute']>[0]) {
     if (!Number.isSafeInteger(graceMs) || graceMs < 0) throw new RangeError(`Invalid grace period: ${graceMs}`);
     const cutoff = new Date(this.p.clock.now().getTime() - graceMs);
     const report = { stale: 0, settled: 0, released: 0, failed: 0 };
     for (const hold of await this.p.usage.staleHolds(cutoff)) {
+      // A resumable upload holds its counts between requests for as long as it lives; its expiry decides, not age.
+      if (await this.isResumable(hold)) continue;
       report.stale++;
       // One failing hold must not stop the rest; what stays is tried again on the next run.
       try {
@@ -25,6 +27,11 @@ export class SweepStaleHolds implements Port {
       }
     }
     return report;
+  }
+
+  private async isResumable({ userId, holdId }: HeldAmounts): Promise<boolean> {
+    const session = await this.p.uploads.findById(holdId).catch(() => null);
+    return session?.ownerId === userId;
   }
 
   private async sweep({ userId, holdId }: HeldAmounts): Promise<'settled' | 'released'> {

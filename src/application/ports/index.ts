@@ -11,6 +11,7 @@ import type { ShareRepository } from './share-repository.js';
 import type { Throttle } from './throttle.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TokenSecrets } from './token-secrets.js';
+import type { UploadSessionRepository } from './upload-session-repository.js';
 import type { UsageCounter } from './usage-counter.js';
 import type { UserRepository } from './user-repository.js';
 
@@ -28,6 +29,7 @@ export * from './share-repository.js';
 export * from './throttle.js';
 export * from './token-repository.js';
 export * from './token-secrets.js';
+export * from './upload-session-repository.js';
 export * from './usage-counter.js';
 export * from './user-repository.js';
 
@@ -41,6 +43,7 @@ export interface Ports {
   collections: CollectionRepository;
   pastes: PasteRepository;
   shares: ShareRepository;
+  uploads: UploadSessionRepository;
   usage: UsageCounter;
   blobs: BlobStore;
   hasher: PasswordHasher;

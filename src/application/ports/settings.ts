@@ -12,4 +12,6 @@ export interface CoreSettings {
   registration: 'open' | 'closed';
   /** Uploads one user (all their tokens together) may run at once; more answer rate_limited. */
   maxConcurrentUploads: number;
+  /** A resumable upload that receives no bytes for this long expires, and gives back what it held. */
+  resumableIdleMs: number;
 }

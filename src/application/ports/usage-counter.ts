@@ -48,6 +48,13 @@ export interface UsageCounter {
    * create failed or died. A hold that is gone already changes nothing.
    */
   releaseHold(userId: string, holdId: string): Promise<void>;
+  /**
+   * In one atomic step, forgets the opened hold `from`, which must hold exactly `amount` of `kind`, and adds that
+   * amount to the existing hold `to` (freshening its `at`); the counters stay as they are. A resumable upload's
+   * append meters its bytes under a hold of its own and hands them to the upload's hold once they are committed.
+   * False, changing nothing, when `to` does not exist or `from` is not as described.
+   */
+  moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean>;
   /** Every hold that last grew before `olderThan`, across users. */
   staleHolds(olderThan: Date): Promise<HeldAmounts[]>;
   /** Current counters (zeros for a user with none yet). */

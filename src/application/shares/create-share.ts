@@ -46,7 +46,7 @@ export async function shareItem(
   actor: Actor,
   type: ShareType,
   id: string,
-  { password, ...options }: ShareOptions,
+  { password, passwordHash: hashed, ...options }: ShareOptions & { passwordHash?: string | null },
 ): Promise<ShareView> {
   assertMayShareKind(actor, type);
   const limits = shareLimits(options, p.clock.now(), true);
@@ -55,7 +55,7 @@ export async function shareItem(
   const taken = await conflictOf(p, type, id);
   if (taken) throw taken;
   // Hashing is slow; doing it before reserving keeps the reservation window short.
-  const passwordHash = await sharePasswordHash(p, password);
+  const passwordHash = hashed !== undefined ? hashed : await sharePasswordHash(p, password);
   const share = await withReserved(p, actor.userId, 'shares', async () => {
     const created: Share = {
       id: p.ids.newShareId(),

@@ -84,6 +84,10 @@ function parameters(op: Operation): unknown[] {
       }))
     : [];
   const headers = [
+    ...(op.headers ?? []).map((h) => ({
+      ...header(h.name, h.description, h.integer ? { type: 'integer', minimum: 0 } : { type: 'string' }),
+      required: h.required ?? false,
+    })),
     ...(op.access === 'session-or-share' ? SHARE_HEADERS : []),
     ...(op.path.startsWith('/api/share/{id}') && op.method === 'get' ? [SHARE_PASSWORD] : []),
     ...(op.ok.some((a) => a.body === 'bytes') ? RANGE_HEADERS : []),
@@ -106,6 +110,10 @@ function requestBody(op: Operation): Json | undefined {
     const description = 'Fields first, then the one `file` part; an empty field counts as absent.';
     return { required: true, description, content: { 'multipart/form-data': { schema } } };
   }
+  if (op.bytes) {
+    const schema = { type: 'string', contentMediaType: 'application/octet-stream' };
+    return { required: op.method === 'patch', content: { [op.bytes]: { schema } } };
+  }
   return undefined;
 }
 
@@ -119,8 +127,12 @@ const LINK_NEXT = {
   Link: { description: 'RFC 8288 `<…>; rel="next"` when a next page exists (Paging)', schema: { type: 'string' } },
 };
 
+const headerDocs = (headers: Record<string, string>): Json =>
+  Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+
 function success(answer: Answer, op: Operation): Json {
   const out: Json = { description: answer.description };
+  if (answer.headers) out['headers'] = headerDocs(answer.headers);
   if (op.query === pageQuery && answer.status === 200) out['headers'] = LINK_NEXT;
   if (answer.schema) {
     const list = answer.schema.endsWith('[]');
@@ -156,17 +168,18 @@ const HTTP_ONLY: Record<number, string> = {
   500: 'internal',
 };
 
-function failure(status: number): Json {
+function failure(status: number, op: Operation): Json {
   const codes = CODES_BY_STATUS.get(status)?.join(', ') ?? HTTP_ONLY[status] ?? 'bad_request';
   const out: Json = { description: `Error: ${codes}`, content: { 'application/json': { schema: ref('Error') } } };
-  if (RESPONSE_HEADERS[status]) out['headers'] = RESPONSE_HEADERS[status];
+  const headers = { ...RESPONSE_HEADERS[status], ...(op.errorHeaders && headerDocs(op.errorHeaders)) };
+  if (Object.keys(headers).length > 0) out['headers'] = headers;
   return out;
 }
 
 function operation(op: Operation): Json {
   const responses: Json = {};
   for (const answer of op.ok) responses[String(answer.status)] = success(answer, op);
-  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b)) responses[String(status)] = failure(status);
+  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b)) responses[String(status)] = failure(status, op);
   const out: Json = {
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(\w)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`,
     tags: [op.tag],

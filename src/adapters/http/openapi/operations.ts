@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { pageQuery } from '../paging.js';
 import { DASHBOARD_PATHS } from '../routes/web.js';
-import { UPLOAD_FORM } from '../upload.js';
+import { UPLOAD_FORM } from '../upload-fields.js';
 import * as body from '../validation.js';
 
 /** Who may call a route: the token types it accepts (`x-token-types`), or none. */
@@ -17,11 +17,25 @@ export type Access =
   /** A session token, or instead of one `X-Share-Id` (and `X-Share-Password`) of a share that reaches the item. */
   | 'session-or-share';
 
-/** A response: a component's name, bytes of a stored item, an HTML page, or nothing. */
-export type Answer = { status: number; description: string; schema?: string; body?: 'bytes' | 'html' | 'asset' };
+/** A response: a component's name, bytes of a stored item, an HTML page, or nothing; and the headers it carries. */
+export type Answer = {
+  status: number;
+  description: string;
+  schema?: string;
+  body?: 'bytes' | 'html' | 'asset';
+  headers?: Record<string, string>;
+};
+
+/** A request header an operation reads (beyond Authorization and the share headers). */
+export interface RequestHeader {
+  name: string;
+  description: string;
+  required?: true;
+  integer?: true;
+}
 
 export interface Operation {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  method: 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options';
   /** OpenAPI's template: `{id}` where the router has `:id`. */
   path: string;
   tag: string;
@@ -31,9 +45,14 @@ export interface Operation {
   query?: z.ZodObject;
   json?: z.ZodType;
   multipart?: z.ZodObject;
+  /** A raw body of this media type (tus appends). */
+  bytes?: string;
+  headers?: RequestHeader[];
   ok: Answer[];
   /** Error statuses, all answered in the one error shape. */
   errors: number[];
+  /** Headers every error answer of the operation carries too. */
+  errorHeaders?: Record<string, string>;
   /** Only served when the front end is built (webDir). */
   web?: true;
 }
@@ -46,6 +65,32 @@ const BYTES_OK: Answer[] = [
 const one = (schema: string, status = 200, description = schema): Answer[] => [{ status, description, schema }];
 const none: Answer[] = [{ status: 204, description: 'Done; no body' }];
 const owned = [400, 401, 403, 404];
+
+// tus 1.0 (resumable uploads): the headers of the protocol, as the routes in routes/tus.ts read and answer them.
+const TUS_RESUMABLE: RequestHeader = { name: 'Tus-Resumable', description: 'The protocol version: `1.0.0` (else 412)', required: true };
+const TUS_ANSWER = { 'Tus-Resumable': '`1.0.0`' };
+const TUS_STATE = {
+  ...TUS_ANSWER,
+  'Upload-Offset': 'Bytes received so far',
+  'Upload-Expires': 'When the upload expires unless more bytes come (RFC 7231 date); absent once complete',
+  'X-File-Id': 'Once complete: the id of the file it became (the upload\'s own id)',
+};
+const TUS_ERRORS = { ...TUS_ANSWER, 'Tus-Version': 'On 412: the version the server speaks, `1.0.0`' };
+const CHECKSUM: RequestHeader = { name: 'Upload-Checksum', description: '`sha1 <base64 digest>` of this request\'s bytes (else 460, nothing stored)' };
+const TUS_PATH = '/api/upload/tus';
+const TUS_DISCOVERY: Answer[] = [
+  {
+    status: 204,
+    description: 'The protocol the server speaks (no token needed)',
+    headers: {
+      'Tus-Resumable': '`1.0.0`',
+      'Tus-Version': '`1.0.0`',
+      'Tus-Extension': '`creation,creation-with-upload,termination,expiration,checksum`',
+      'Tus-Max-Size': 'MAX_UPLOAD_BYTES',
+      'Tus-Checksum-Algorithm': '`sha1`',
+    },
+  },
+];
 const read = [400, 401, 403, 404, 410, 429];
 const PAGE_OK: Answer[] = [{ status: 200, description: 'HTML', body: 'html' }, { status: 304, description: 'Not modified' }];
 
@@ -83,6 +128,13 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/api/token/{id}', tag: 'tokens', summary: 'Revoke an API token', access: 'session', ok: none, errors: owned },
 
   { method: 'post', path: '/api/file', tag: 'files', summary: 'Upload a file (and share it with share=true)', access: 'session-or-uploader', multipart: UPLOAD_FORM, ok: one('File', 201), errors: [400, 401, 403, 404, 408, 413, 429] },
+  { method: 'options', path: TUS_PATH, tag: 'resumable uploads', summary: 'tus 1.0: discover the protocol, extensions and maximum size', access: 'public', ok: TUS_DISCOVERY, errors: [] },
+  { method: 'post', path: TUS_PATH, tag: 'resumable uploads', summary: 'tus 1.0: start a resumable upload (creation; creation-with-upload with a body)', access: 'session-or-uploader', bytes: 'application/offset+octet-stream', headers: [TUS_RESUMABLE, { name: 'Upload-Length', description: 'The whole upload\'s size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403)', required: true, integer: true }, { name: 'Upload-Metadata', description: 'Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload\'s fields); other keys are ignored' }, CHECKSUM], ok: [{ status: 201, description: 'Created; `Location` is the upload\'s URL', headers: { ...TUS_STATE, Location: 'The upload\'s URL, `/api/upload/tus/{id}`' } }], errors: [400, 401, 403, 404, 408, 412, 413, 415, 429, 460], errorHeaders: TUS_ERRORS },
+  { method: 'head', path: `${TUS_PATH}/{id}`, tag: 'resumable uploads', summary: 'tus 1.0: where an upload stands (resume from Upload-Offset)', access: 'session-or-uploader', headers: [TUS_RESUMABLE], ok: [{ status: 200, description: 'No body', headers: { ...TUS_STATE, 'Upload-Length': 'The whole upload\'s size', 'Cache-Control': '`no-store`' } }], errors: [400, 401, 403, 404, 410, 412], errorHeaders: TUS_ERRORS },
+  { method: 'patch', path: `${TUS_PATH}/{id}`, tag: 'resumable uploads', summary: 'tus 1.0: append bytes at Upload-Offset; the last append makes the file', access: 'session-or-uploader', bytes: 'application/offset+octet-stream', headers: [TUS_RESUMABLE, { name: 'Upload-Offset', description: 'Where these bytes go: the upload\'s offset (else 409, with `offset` in the error)', required: true, integer: true }, CHECKSUM], ok: [{ status: 204, description: 'Appended', headers: TUS_STATE }], errors: [400, 401, 403, 404, 408, 409, 410, 412, 413, 415, 429, 460], errorHeaders: TUS_ERRORS },
+  { method: 'delete', path: `${TUS_PATH}/{id}`, tag: 'resumable uploads', summary: 'tus 1.0: end an unfinished upload (termination); its bytes and counts go', access: 'session-or-uploader', headers: [TUS_RESUMABLE], ok: [{ status: 204, description: 'Ended', headers: TUS_ANSWER }], errors: [400, 401, 403, 404, 412], errorHeaders: TUS_ERRORS },
+  { method: 'options', path: `${TUS_PATH}/{id}`, tag: 'resumable uploads', summary: 'tus 1.0: discover the protocol', access: 'public', ok: TUS_DISCOVERY, errors: [] },
+
   { method: 'get', path: '/api/file/{id}', tag: 'files', summary: 'A file', access: 'session-or-share', ok: one('File'), errors: read },
   { method: 'get', path: '/api/file/{id}/content', tag: 'files', summary: 'A file\'s bytes (Range, conditional GET)', access: 'session-or-share', ok: BYTES_OK, errors: [...read, 416] },
   { method: 'patch', path: '/api/file/{id}', tag: 'files', summary: 'Rename or move a file', access: 'session', json: body.fileUpdateBody, ok: one('File'), errors: [...owned, 413] },

@@ -185,6 +185,9 @@ export const ERROR_CODES = [
   'share_password_required',
   'share_password_invalid',
   'unavailable',
+  'precondition_failed',
+  'unsupported_media_type',
+  'checksum_mismatch',
   'internal',
 ] as const;
 
@@ -204,5 +207,9 @@ export const ErrorBody = z
     maxBytes: z.int().optional().describe('payload_too_large: the largest body or file accepted'),
     retryAfter: z.number().optional().describe('rate_limited: seconds to wait (also in Retry-After)'),
     shareId: z.string().optional().describe('conflict: the share the item already has'),
+    offset: z.int().optional().describe("conflict of a resumable upload's append: the offset the upload is at"),
+    length: z.int().optional().describe("payload_too_large of a resumable upload's append: the upload's length"),
+    version: z.string().optional().describe('precondition_failed: the tus version the server speaks'),
+    maxParts: z.int().optional().describe('bad_request: the most appends a resumable upload takes'),
   })
   .register(components, { id: 'Error' });

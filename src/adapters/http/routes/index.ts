@@ -10,6 +10,7 @@ import type { AppRouter, RouteDeps } from './route-deps.js';
 import { searchRoutes } from './search.js';
 import { shareRoutes } from './shares.js';
 import { tokenRoutes } from './tokens.js';
+import { tusRoutes } from './tus.js';
 import { usageRoutes } from './usage.js';
 import { webRoutes } from './web.js';
 
@@ -20,6 +21,7 @@ export function registerRoutes(router: AppRouter, deps: RouteDeps): void {
     authRoutes,
     tokenRoutes,
     fileRoutes,
+    tusRoutes,
     folderRoutes,
     collectionRoutes,
     pasteRoutes,

@@ -1,0 +1,70 @@
+import { DomainError, badRequest, limitReached, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
+import type { Core } from '../contract.js';
+import { admitUpload } from '../files/upload-request.js';
+import type { Ports, UploadSession } from '../ports/index.js';
+import { sharePasswordHash } from '../shares/share-password.js';
+import { limitsOf } from '../usage-limits.js';
+import { finishUpload, type FinishDeps } from './finish-upload.js';
+import { stateOf } from './upload-state.js';
+
+type Port = Core['createUpload'];
+type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher'> & FinishDeps;
+
+/**
+ * Starts a resumable upload: everything the single-request upload checks before its first byte, plus its size up
+ * front against the upload cap and the room left (a hint only: bytes are reserved as they arrive, as for every
+ * upload, so the maxima stay exact with any mix of uploads). The file count is reserved now, under the upload's hold.
+ */
+export class CreateUpload implements Port {
+  constructor(private readonly p: Deps) {}
+
+  async execute({ actor, length, folderId, name, filename, mime, share }: Parameters<Port['execute']>[0]) {
+    if (!Number.isSafeInteger(length) || length < 0) throw badRequest('Upload-Length must be a whole number of bytes');
+    const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
+    const maxBytes = this.p.settings.maxUploadBytes;
+    if (length > maxBytes) {
+      throw new DomainError('payload_too_large', `A file holds at most ${maxBytes} bytes`, { maxBytes });
+    }
+    const limits = await limitsOf(this.p, actor.userId);
+    if (length > limits.storage - (await this.p.usage.get(actor.userId)).storage) throw limitReached('storage');
+    // Hashed now, so no password waits in the database until the upload completes.
+    const pending = share && {
+      passwordHash: await sharePasswordHash(this.p, share.password),
+      expiresAt: share.expiresAt,
+      maxViews: share.maxViews,
+      maxDownloads: share.maxDownloads,
+    };
+    const now = this.p.clock.now();
+    const session: UploadSession = {
+      id: this.p.ids.newId(),
+      ownerId: actor.userId,
+      uploaderTokenId: uploaderTokenOf(actor),
+      length,
+      offset: 0,
+      parts: [],
+      folderId,
+      name: displayName,
+      filename,
+      mime: normalizeMime(mime),
+      share: pending ? withoutUndefined(pending) : null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.p.settings.resumableIdleMs),
+    };
+    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, { id: session.id, at: now }))) {
+      throw limitReached('files');
+    }
+    try {
+      await this.p.uploads.insert(session);
+    } catch (err) {
+      await Promise.allSettled([this.p.usage.releaseHold(actor.userId, session.id)]);
+      throw err;
+    }
+    if (length === 0) return finishUpload(this.p, actor, session);
+    return stateOf(session);
+  }
+}
+
+/** MongoDB stores an undefined field as null, which would read back as "clear" rather than "absent". */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,49 @@
+import type { Actor } from '../../domain/index.js';
+import { DomainError, badRequest, conflict, notFound } from '../../domain/index.js';
+import type { ResumableUploadState } from '../contract.js';
+import { MAX_UPLOAD_PARTS, type Ports, type UploadSession } from '../ports/index.js';
+
+export const uploadGone = () => new DomainError('gone', 'This upload has expired; start a new one');
+
+export const isLive = (session: UploadSession, now: Date) => session.expiresAt.getTime() > now.getTime();
+
+export function stateOf(session: UploadSession): ResumableUploadState {
+  const { id, length, offset, expiresAt } = session;
+  return { id, length, offset, expiresAt: new Date(expiresAt), fileId: null };
+}
+
+/**
+ * The upload as its owner may see it: live, or complete (its file carries the upload's id, so a client that missed
+ * the last answer still learns the upload is whole). A foreign upload is as missing as an unknown one.
+ */
+export async function ownedUpload(
+  p: Pick<Ports, 'uploads' | 'files' | 'clock'>,
+  actor: Actor,
+  id: string,
+): Promise<{ session: UploadSession | null; state: ResumableUploadState }> {
+  const session = await p.uploads.findById(id);
+  if (session && session.ownerId === actor.userId) {
+    if (!isLive(session, p.clock.now())) throw uploadGone();
+    return { session, state: stateOf(session) };
+  }
+  const file = session ? null : await p.files.findById(id);
+  if (!file || file.ownerId !== actor.userId) throw notFound('Upload');
+  const length = file.size;
+  return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id } };
+}
+
+/** Why an append's conditional update missed: the session went (ended, expired) or another append moved it. */
+export async function appendMiss(p: Pick<Ports, 'uploads' | 'clock'>, id: string, offset: number): Promise<DomainError> {
+  const session = await p.uploads.findById(id);
+  if (!session) return notFound('Upload');
+  if (!isLive(session, p.clock.now())) return uploadGone();
+  if (session.offset === offset && session.parts.length >= MAX_UPLOAD_PARTS) {
+    return badRequest(`An upload takes at most ${MAX_UPLOAD_PARTS} appends; send larger chunks`, {
+      maxParts: MAX_UPLOAD_PARTS,
+    });
+  }
+  return offsetConflict(session.offset, offset);
+}
+
+export const offsetConflict = (current: number, sent: number) =>
+  conflict(`Upload-Offset ${sent} does not match the upload's offset ${current}`, { offset: current });
