@@ -1,8 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFound, ENABLE_HINT, launchChromium, watchedPage } from '../support/browser.js';
 import { signInThroughPage } from '../support/dashboard.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { tempDir } from '../support/temp.js';
+
+const MiB = 1024 * 1024;
 
 if (!chromiumFound) console.log(ENABLE_HINT);
 
@@ -11,7 +17,7 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [t, browser] = await Promise.all([makeHttp({ registration: 'open' }), launchChromium()]);
+    [t, browser] = await Promise.all([makeHttp({ registration: 'open', limits: { storage: 100 * MiB }, maxUploadBytes: 32 * MiB }), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -155,6 +161,44 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     await row.getByRole('button', { name: 'Revoke' }).click();
     await row.getByRole('button', { name: 'Yes, revoke' }).click();
     await expect.poll(() => page.locator('.share-row').count()).toBe(0);
+    assertClean();
+  });
+
+  it('resumes an upload after a reload when the same file is picked again', async () => {
+    const { token } = await t.user('ivy');
+    const bytes = randomBytes(8 * MiB);
+    const path = join(tempDir('dash-reload'), 'movie.bin');
+    writeFileSync(path, bytes);
+    const { page, assertClean } = await watchedPage(browser);
+    await signInThroughPage(page, t.url, 'ivy', 'ivy-password');
+    // A slow uplink (1 MiB/s) until the reload, so the reload lands in the middle of the upload.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: MiB,
+    });
+    await page.getByLabel('Upload files').setInputFiles(path);
+    const bar = page.getByRole('progressbar', { name: 'Upload of movie.bin' });
+    await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(MiB);
+    await page.reload();
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+    const resumedAt: number[] = [];
+    page.on('response', (res) => {
+      if (res.request().method() === 'HEAD' && res.url().includes('/api/upload/tus/')) {
+        resumedAt.push(Number(res.headers()['upload-offset']));
+      }
+    });
+    await page.getByLabel('Upload files').setInputFiles(path);
+    await expect.poll(() => page.locator('.upload-done').count(), { timeout: 30_000 }).toBe(1);
+    expect(resumedAt.some((offset) => offset > 0)).toBe(true);
+
+    const files = (await t.request('GET', '/api/folder', { token })).body.files;
+    expect(files.map((f: { name: string }) => f.name)).toEqual(['movie.bin']);
+    const content = await t.request('GET', `/api/file/${files[0].id}/content`, { token });
+    expect(content.bytes.equals(bytes)).toBe(true);
     assertClean();
   });
 });

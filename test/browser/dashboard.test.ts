@@ -7,6 +7,7 @@ import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage
 import { overflowsHorizontally, signInThroughPage } from '../support/dashboard.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { tempDir } from '../support/temp.js';
+import { cuttingRelay } from '../support/tus-client.js';
 
 if (!chromiumFound) console.log(ENABLE_HINT);
 
@@ -57,9 +58,22 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     await t?.close();
   });
 
-  it('user journey: sign in, create a folder, upload a 20 MiB file and a 3-level folder, share with a password and an expiry, download elsewhere with the same SHA-256', async () => {
-    const { page, assertClean } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
-    await signInThroughPage(page, t.url, 'alice', 'alice-password');
+  it('user journey: sign in, create a folder, upload a 20 MiB file whose connection is cut midway and resumes, upload a 3-level folder, share with a password and an expiry, download elsewhere with the same SHA-256', async () => {
+    // The browser reaches the service through a relay that cuts its connection once, 10 MiB into what it sends:
+    // in the middle of the big file's bytes, as a dropped network would.
+    const relay = await cuttingRelay(t.url, 10 * MiB);
+    const base = relay.url;
+    const { page, assertClean, expectHttpError } = await watchedPage(browser, { viewport: { width: 1280, height: 900 } });
+    // A retry can meet the cut request's append still finishing on the server: 409, and the client asks again.
+    expectHttpError(/^\/api\/upload\/tus\/[A-Za-z0-9_-]+$/, 409);
+    // Where each resumption started: the Upload-Offset the server answered the client's HEAD with.
+    const resumedAt: number[] = [];
+    page.on('response', (res) => {
+      if (res.request().method() === 'HEAD' && res.url().includes('/api/upload/tus/')) {
+        resumedAt.push(Number(res.headers()['upload-offset']));
+      }
+    });
+    await signInThroughPage(page, base, 'alice', 'alice-password');
     await page.screenshot({ path: screenshotPath('dashboard-empty-1280') });
 
     await page.getByLabel('New folder name').fill('Holidays');
@@ -71,7 +85,10 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     const bigPath = join(tempDir('dash-big'), 'big.bin');
     writeFileSync(bigPath, big);
     await page.getByLabel('Upload files').setInputFiles(bigPath);
-    await expect.poll(() => page.locator('.upload-done').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.locator('.upload-done').count(), { timeout: 60_000 }).toBe(1);
+    expect(relay.cuts).toBe(1);
+    // It went on from the bytes the server had, not from the start.
+    expect(resumedAt.some((offset) => offset > 0 && offset < 20 * MiB)).toBe(true);
 
     const { root, files } = folderOnDisk();
     await page.getByLabel('Upload a folder').setInputFiles(root);
@@ -94,7 +111,7 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     const link = page.getByLabel('Share link');
     await expect.poll(() => link.isVisible()).toBe(true);
     const url = await link.inputValue();
-    expect(url).toMatch(new RegExp(`^${t.url}/s/[A-Za-z0-9_-]{22}$`));
+    expect(url).toMatch(new RegExp(`^${base}/s/[A-Za-z0-9_-]{22}$`));
     await page.screenshot({ path: screenshotPath('dashboard-files-1280') });
     // The README's picture: refreshed on demand, so ordinary runs leave the work tree alone.
     if (process.env['COFFER_DOC_SCREENSHOTS'] === '1') {
@@ -122,6 +139,7 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     const row = (await page.locator('.share-row').first().textContent()) ?? '';
     expect(row).toContain('password');
     expect(row).toContain('active');
+    await relay.close();
     assertClean();
   });
 
@@ -157,8 +175,8 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     // When the page's check passes (here: usage as it was before the limit fell), the server's own refusal is shown,
     // with the limit named and the room it leaves.
     const roomy = { ...carol, storage: { current: '0', max: String(100 * MiB) } };
-    await user.page.route('**/api/usage/stats', (route) => route.fulfill({ json: roomy }));
-    user.expectHttpError('/api/file', 403);
+    await user.page.route('**/api/usage/stats', (route) => route.fulfill({ json: roomy }), { times: 1 });
+    user.expectHttpError('/api/upload/tus', 403);
     await user.page.getByLabel('Upload files').setInputFiles(path);
     await expect.poll(() => user.page.locator('.upload-failed').textContent()).toContain('storage limit');
     expect(await user.page.locator('.upload-failed').textContent()).toMatch(/Room left: 1(,000 bytes| kB)/);

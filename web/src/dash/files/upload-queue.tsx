@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { formatSize } from '../../format.js';
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { describeError } from '../ui.js';
 import type { Picked } from './collect.js';
 import { assertRoom, folderPaths } from './quota.js';
@@ -32,6 +32,17 @@ async function makeFolders(picked: Picked[], parentId: string | null): Promise<M
   return ids;
 }
 
+/** A limit refusal that did not say how much room is left gets the figures from the usage counters. */
+async function withRoom(err: unknown): Promise<unknown> {
+  if (!(err instanceof ApiError) || err.code !== 'limit_reached' || !err.limit || err.usage) return err;
+  try {
+    const counter = (await api.usage())[err.limit];
+    return new ApiError(err.status, err.code, err.message, err.limit, counter);
+  } catch {
+    return err;
+  }
+}
+
 /** The upload queue: a few files at a time, each with progress, speed and a cancel of its own. */
 export function useUploads(onUploaded: () => void) {
   const [items, setItems] = useState<QueueItem[]>([]);
@@ -56,7 +67,7 @@ export function useUploads(onUploaded: () => void) {
       update(key, { status: 'done', sent: file.size });
       onUploaded();
     } catch (err) {
-      update(key, cancelled.current.has(key) ? { status: 'cancelled' } : { status: 'failed', error: describeError(err) });
+      update(key, cancelled.current.has(key) ? { status: 'cancelled' } : { status: 'failed', error: describeError(await withRoom(err)) });
     } finally {
       running.current.delete(key);
     }
