@@ -17,6 +17,7 @@ import {
   ShareRepository,
   Throttle,
   TokenRepository,
+  Callers,
   TokenSecrets,
   UsageCounter,
   UserRepository,
@@ -35,6 +36,7 @@ import {
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
+  MemoryCallers,
   MemoryUsageCounter,
   MemoryUserRepository,
 } from '../adapters/memory/index.js';
@@ -47,6 +49,7 @@ import {
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
+  MongoCallers,
   MongoUsageCounter,
   MongoUserRepository,
   unavailableWhenDisconnected,
@@ -87,6 +90,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PORT_TOKENS = {
   users: UserRepository,
   tokens: TokenRepository,
+  callers: Callers,
   files: FileRepository,
   folders: FolderRepository,
   collections: CollectionRepository,
@@ -106,6 +110,7 @@ const PORT_TOKENS = {
 function bindMemoryPersistence(container: Container): void {
   container.bind(UserRepository).to(MemoryUserRepository).inSingletonScope();
   container.bind(TokenRepository).to(MemoryTokenRepository).inSingletonScope();
+  container.bind(Callers).to(MemoryCallers).inSingletonScope();
   container.bind(FileRepository).to(MemoryFileRepository).inSingletonScope();
   container.bind(FolderRepository).to(MemoryFolderRepository).inSingletonScope();
   container.bind(CollectionRepository).to(MemoryCollectionRepository).inSingletonScope();
@@ -128,6 +133,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   container.bind(MongoDb).toConstantValue(db);
   bindGuarded<UserRepository>(container, UserRepository, MongoUserRepository);
   bindGuarded<TokenRepository>(container, TokenRepository, MongoTokenRepository);
+  bindGuarded<Callers>(container, Callers, MongoCallers);
   bindGuarded<FileRepository>(container, FileRepository, MongoFileRepository);
   bindGuarded<FolderRepository>(container, FolderRepository, MongoFolderRepository);
   bindGuarded<CollectionRepository>(container, CollectionRepository, MongoCollectionRepository);

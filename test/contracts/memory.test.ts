@@ -1,6 +1,7 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import {
+  MemoryCallers,
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,
@@ -11,6 +12,7 @@ import {
   MemoryUserRepository,
 } from '../../src/adapters/memory/index.js';
 import { makeCore } from '../support/core.js';
+import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
@@ -23,6 +25,10 @@ import { userRepositoryContract } from './user-repository.contract.js';
 
 userRepositoryContract('MemoryUserRepository', async () => new MemoryUserRepository());
 tokenRepositoryContract('MemoryTokenRepository', async () => new MemoryTokenRepository());
+callersContract('MemoryCallers', async () => {
+  const [tokens, users] = [new MemoryTokenRepository(), new MemoryUserRepository()];
+  return { callers: new MemoryCallers(tokens, users), tokens, users };
+});
 fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileRepository());
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());

@@ -8,6 +8,7 @@ import {
   connectMongo,
   ensureIndexes,
   GridFsBlobStore,
+  MongoCallers,
   MongoCollectionRepository,
   MongoDb,
   MongoFileRepository,
@@ -20,6 +21,7 @@ import {
 } from '../../src/adapters/mongodb/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { blobStoreContract } from './blob-store.contract.js';
+import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { aFolder, at } from './fixtures.js';
@@ -72,6 +74,13 @@ describe.skipIf(!target)('MongoDB adapters', () => {
     onFreshDb(async (db) => {
       await db.collection(COLLECTIONS.tokens).dropIndex('session_ttl');
       return new MongoTokenRepository(db);
+    }),
+  );
+  callersContract(
+    'MongoCallers',
+    onFreshDb(async (db) => {
+      await db.collection(COLLECTIONS.tokens).dropIndex('session_ttl');
+      return { callers: new MongoCallers(db), tokens: new MongoTokenRepository(db), users: new MongoUserRepository(db) };
     }),
   );
   fileRepositoryContract('MongoFileRepository', onFreshDb((db) => new MongoFileRepository(db)));

@@ -1,3 +1,4 @@
+import { MemoryCallers } from './memory-callers.js';
 import { MemoryCollectionRepository } from './memory-collection-repository.js';
 import { MemoryFileRepository } from './memory-file-repository.js';
 import { MemoryFolderRepository } from './memory-folder-repository.js';
@@ -8,6 +9,7 @@ import { MemoryUsageCounter } from './memory-usage-counter.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
 export {
+  MemoryCallers,
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,

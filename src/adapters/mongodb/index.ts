@@ -1,4 +1,5 @@
 import { GridFsBlobStore } from './gridfs-blob-store.js';
+import { MongoCallers } from './mongo-callers.js';
 import { MongoCollectionRepository } from './mongo-collection-repository.js';
 import { MongoFileRepository } from './mongo-file-repository.js';
 import { MongoFolderRepository } from './mongo-folder-repository.js';
@@ -19,6 +20,7 @@ export {
 export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected } from './unavailable.js';
 export {
   GridFsBlobStore,
+  MongoCallers,
   MongoCollectionRepository,
   MongoFileRepository,
   MongoFolderRepository,

@@ -1,4 +1,5 @@
 import type { BlobStore } from './blob-store.js';
+import type { Callers } from './callers.js';
 import type { Clock } from './clock.js';
 import type { CollectionRepository } from './collection-repository.js';
 import type { FileRepository } from './file-repository.js';
@@ -15,6 +16,7 @@ import type { UsageCounter } from './usage-counter.js';
 import type { UserRepository } from './user-repository.js';
 
 export * from './blob-store.js';
+export * from './callers.js';
 export * from './clock.js';
 export * from './collection-repository.js';
 export * from './file-repository.js';
@@ -36,6 +38,7 @@ export const Ports = Symbol('Ports');
 export interface Ports {
   users: UserRepository;
   tokens: TokenRepository;
+  callers: Callers;
   files: FileRepository;
   folders: FolderRepository;
   collections: CollectionRepository;
