@@ -19,7 +19,12 @@ function counting(calls: Map<string, number>) {
         };
       },
     });
-  return (ports: Ports): Ports => ({ ...ports, tokens: wrap('tokens', ports.tokens), users: wrap('users', ports.users) });
+  return (ports: Ports): Ports => ({
+    ...ports,
+    callers: wrap('callers', ports.callers),
+    tokens: wrap('tokens', ports.tokens),
+    users: wrap('users', ports.users),
+  });
 }
 
 async function outcome(ctx: ReturnType<typeof makeCore>, token: string): Promise<string> {
