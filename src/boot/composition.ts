@@ -20,6 +20,7 @@ import {
   Callers,
   TokenSecrets,
   UsageCounter,
+  UsageReports,
   UserRepository,
 } from '../application/ports/index.js';
 import { Argon2Hasher, Argon2Options, OWASP_ARGON2 } from '../adapters/argon2/argon2-hasher.js';
@@ -38,6 +39,7 @@ import {
   MemoryTokenRepository,
   MemoryCallers,
   MemoryUsageCounter,
+  MemoryUsageReports,
   MemoryUserRepository,
 } from '../adapters/memory/index.js';
 import {
@@ -51,6 +53,7 @@ import {
   MongoTokenRepository,
   MongoCallers,
   MongoUsageCounter,
+  MongoUsageReports,
   MongoUserRepository,
   unavailableWhenDisconnected,
 } from '../adapters/mongodb/index.js';
@@ -97,6 +100,7 @@ const PORT_TOKENS = {
   pastes: PasteRepository,
   shares: ShareRepository,
   usage: UsageCounter,
+  reports: UsageReports,
   blobs: BlobStore,
   hasher: PasswordHasher,
   ids: IdGenerator,
@@ -117,6 +121,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(PasteRepository).to(MemoryPasteRepository).inSingletonScope();
   container.bind(ShareRepository).to(MemoryShareRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
+  container.bind(UsageReports).to(MemoryUsageReports).inSingletonScope();
   container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
 }
 
@@ -140,6 +145,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<PasteRepository>(container, PasteRepository, MongoPasteRepository);
   bindGuarded<ShareRepository>(container, ShareRepository, MongoShareRepository);
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);
+  bindGuarded<UsageReports>(container, UsageReports, MongoUsageReports);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);

@@ -9,6 +9,7 @@ import {
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUsageCounter,
+  MemoryUsageReports,
   MemoryUserRepository,
 } from '../../src/adapters/memory/index.js';
 import { makeCore } from '../support/core.js';
@@ -21,6 +22,7 @@ import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
+import { usageReportsContract } from './usage-reports.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 userRepositoryContract('MemoryUserRepository', async () => new MemoryUserRepository());
@@ -35,6 +37,10 @@ collectionRepositoryContract('MemoryCollectionRepository', async () => new Memor
 pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
+usageReportsContract('MemoryUsageReports', async () => {
+  const [usage, users] = [new MemoryUsageCounter(), new MemoryUserRepository()];
+  return { reports: new MemoryUsageReports(usage, users), usage, users };
+});
 keysetPagesContract('memory adapters', async () => ({
   files: new MemoryFileRepository(),
   folders: new MemoryFolderRepository(),

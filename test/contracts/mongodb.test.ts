@@ -17,6 +17,7 @@ import {
   MongoShareRepository,
   MongoTokenRepository,
   MongoUsageCounter,
+  MongoUsageReports,
   MongoUserRepository,
 } from '../../src/adapters/mongodb/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
@@ -31,6 +32,7 @@ import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
+import { usageReportsContract } from './usage-reports.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 const target = await getMongoUri();
@@ -82,6 +84,14 @@ describe.skipIf(!target)('MongoDB adapters', () => {
       await db.collection(COLLECTIONS.tokens).dropIndex('session_ttl');
       return { callers: new MongoCallers(db), tokens: new MongoTokenRepository(db), users: new MongoUserRepository(db) };
     }),
+  );
+  usageReportsContract(
+    'MongoUsageReports',
+    onFreshDb((db) => ({
+      reports: new MongoUsageReports(db),
+      usage: new MongoUsageCounter(db),
+      users: new MongoUserRepository(db),
+    })),
   );
   fileRepositoryContract('MongoFileRepository', onFreshDb((db) => new MongoFileRepository(db)));
   folderRepositoryContract('MongoFolderRepository', onFreshDb((db) => new MongoFolderRepository(db)));

@@ -6,6 +6,7 @@ import { MemoryPasteRepository } from './memory-paste-repository.js';
 import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUsageCounter } from './memory-usage-counter.js';
+import { MemoryUsageReports } from './memory-usage-reports.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
 export {
@@ -17,5 +18,6 @@ export {
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUsageCounter,
+  MemoryUsageReports,
   MemoryUserRepository,
 };

@@ -7,6 +7,7 @@ import { MongoPasteRepository } from './mongo-paste-repository.js';
 import { MongoShareRepository } from './mongo-share-repository.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUsageCounter } from './mongo-usage-counter.js';
+import { MongoUsageReports } from './mongo-usage-reports.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
 export { BLOB_BUCKET, COLLECTIONS, connectMongo, ensureIndexes, MongoDb, type ConnectOptions } from './mongo-database.js';
@@ -28,5 +29,6 @@ export {
   MongoShareRepository,
   MongoTokenRepository,
   MongoUsageCounter,
+  MongoUsageReports,
   MongoUserRepository,
 };

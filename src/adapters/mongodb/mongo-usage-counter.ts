@@ -12,7 +12,7 @@ import { COLLECTIONS, MongoDb } from './mongo-database.js';
 type Amounts = Partial<Record<LimitKind, number>>;
 /** `open`: opened with openHold, so it counts in the document's `openHolds`. */
 type HoldDoc = { at: Date; open?: true } & Partial<Record<LimitKind, number | Double>>;
-type UsageDoc = { _id: string; holds?: Record<string, HoldDoc>; openHolds?: number } & Record<
+export type UsageDoc = { _id: string; holds?: Record<string, HoldDoc>; openHolds?: number } & Record<
   LimitKind,
   number | Double
 >;
@@ -26,7 +26,7 @@ function toDoc(userId: string, usage: Usage): UsageDoc {
   return doc;
 }
 
-function toUsage(doc: UsageDoc | null): Usage {
+export function toUsage(doc: UsageDoc | null): Usage {
   const usage = { ...ZERO_USAGE };
   if (doc) for (const kind of LIMIT_KINDS) usage[kind] = Number(doc[kind] ?? 0);
   return usage;

@@ -13,6 +13,7 @@ import type { Throttle } from './throttle.js';
 import type { TokenRepository } from './token-repository.js';
 import type { TokenSecrets } from './token-secrets.js';
 import type { UsageCounter } from './usage-counter.js';
+import type { UsageReports } from './usage-reports.js';
 import type { UserRepository } from './user-repository.js';
 
 export * from './blob-store.js';
@@ -31,6 +32,7 @@ export * from './throttle.js';
 export * from './token-repository.js';
 export * from './token-secrets.js';
 export * from './usage-counter.js';
+export * from './usage-reports.js';
 export * from './user-repository.js';
 
 /** Everything the core needs from the world; use cases take the part they use. */
@@ -45,6 +47,7 @@ export interface Ports {
   pastes: PasteRepository;
   shares: ShareRepository;
   usage: UsageCounter;
+  reports: UsageReports;
   blobs: BlobStore;
   hasher: PasswordHasher;
   ids: IdGenerator;
