@@ -11,10 +11,16 @@ export async function limitsOf(p: Deps, userId: string): Promise<Limits> {
   return effectiveLimits(p.settings.defaultLimits, user.limits);
 }
 
+/** The refusal of a change that did not fit, with the maximum and what is in use (read now, for the message). */
+export async function refusal(p: Pick<Ports, 'usage'>, userId: string, kind: LimitKind, max: number): Promise<Error> {
+  const usage = await p.usage.get(userId);
+  return limitReached(kind, max, usage[kind]);
+}
+
 /** One atomic conditional increment; limit_reached when it does not fit. */
 export async function reserve(p: Deps, userId: string, kind: LimitKind, amount = 1): Promise<void> {
   const limits = await limitsOf(p, userId);
-  if (!(await p.usage.reserve(userId, kind, amount, limits[kind]))) throw limitReached(kind);
+  if (!(await p.usage.reserve(userId, kind, amount, limits[kind]))) throw await refusal(p, userId, kind, limits[kind]);
 }
 
 /**

@@ -41,8 +41,21 @@ export function fits(current: number, amount: number, max: number): boolean {
   return current + amount <= max;
 }
 
-export function limitReached(kind: LimitKind): DomainError {
-  return new DomainError('limit_reached', `The ${kind} limit has been reached`, { limit: kind });
+/**
+ * A refused change names the limit, its maximum and what is in use (byte counts as decimal strings, as everywhere in
+ * the API). `current` is read after the atomic refusal, for the message only.
+ */
+export function limitReached(kind: LimitKind, max?: number, current?: number): DomainError {
+  if (max === undefined || current === undefined) {
+    return new DomainError('limit_reached', `The ${kind} limit has been reached`, { limit: kind });
+  }
+  const unit = isByteKind(kind) ? ' bytes' : '';
+  const shown = (n: number) => (isByteKind(kind) ? String(n) : n);
+  return new DomainError(
+    'limit_reached',
+    `The ${kind} limit has been reached: ${current}${unit} of at most ${max}${unit} in use`,
+    { limit: kind, max: shown(max), current: shown(current) },
+  );
 }
 
 export function isValidLimitValue(value: number): boolean {

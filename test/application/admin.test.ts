@@ -136,7 +136,7 @@ describe('updateUser', () => {
     expect(limited.files.max).toBe(TEST_LIMITS.files);
     await ctx.core.createApiToken.execute({ actor: alice.actor, name: 'one' });
     const err = await failure(ctx.core.createApiToken.execute({ actor: alice.actor, name: 'two' }));
-    expect(err.details).toEqual({ limit: 'tokens' });
+    expect(err.details).toEqual({ limit: 'tokens', max: 1, current: 1 });
 
     const reset = await ctx.core.updateUser.execute({ actor: root.actor, id: alice.userId, limits: { tokens: null } });
     expect(reset.tokens).toEqual({ current: 1, max: TEST_LIMITS.tokens });

@@ -43,7 +43,7 @@ describe('createApiToken', () => {
     for (let i = 0; i < 3; i++) await ctx.core.createApiToken.execute({ actor, name: `t${i}` });
     const err = await failure(ctx.core.createApiToken.execute({ actor, name: 'one too many' }));
     expect(err.code).toBe('limit_reached');
-    expect(err.details).toEqual({ limit: 'tokens' });
+    expect(err.details).toEqual({ limit: 'tokens', max: 3, current: 3 });
     expect((await ctx.core.listApiTokens.execute({ actor })).items).toHaveLength(3);
     expect((await ctx.core.getUsage.execute({ actor })).tokens).toEqual({ current: 3, max: 3 });
   });

@@ -82,7 +82,7 @@ describe('POST /api/auth/password', () => {
       expect(res.body.issues.length).toBeGreaterThan(0);
     }
     const unknown = await t.request('POST', '/api/auth/password', { token: alice, json: bodies[2] });
-    expect(unknown.body.issues).toContainEqual({ path: 'logoutOthers', message: 'is not a field of this request' });
+    expect(unknown.body.issues).toContainEqual({ path: 'logoutOthers', message: 'logoutOthers is not a field of this request' });
     expect((await login('alice', 'alice-password')).status).toBe(200);
   });
 

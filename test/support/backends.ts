@@ -5,6 +5,7 @@ import type { LimitKind, Limits } from '../../src/domain/index.js';
 import { ADMIN, CHEAP_ARGON2, dropDatabases, freshDbName, mongoConfig } from '../mongodb/mongo-app.js';
 import { makeHttp, requestInit, toReply, type Reply, type RequestOptions } from './http.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from './mongo.js';
+import { checkAnswer } from './openapi-check.js';
 
 /** One running service the same HTTP test drives, whatever keeps its data. */
 export interface Backend {
@@ -17,8 +18,11 @@ export interface Backend {
   close(): Promise<void>;
 }
 
+/** A request to a running service, its answer held to the OpenAPI document as makeHttp's are. */
 async function send(url: string, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
-  return toReply(await fetch(url + path, { method, ...requestInit(opts) }));
+  const reply = await toReply(await fetch(url + path, { method, ...requestInit(opts) }));
+  checkAnswer(method, path, reply.status, reply.body);
+  return reply;
 }
 
 export interface BackendOptions {

@@ -5,6 +5,7 @@ import { createHttpServer, type ServerLimits } from '../../src/adapters/http/htt
 import { Core, Ports } from '../../src/application/index.js';
 import { buildContainer } from '../../src/boot/composition.js';
 import { signUp, TestClock, testBuildOptions, testConfig, type TestCoreOptions } from './core.js';
+import { checkAnswer } from './openapi-check.js';
 import { SecretScan } from './secret-scan.js';
 
 export const silentLogger: HttpLogger = { info() {}, warn() {}, error() {} };
@@ -77,6 +78,8 @@ export async function makeHttp(
     serverLimits?: Partial<ServerLimits>;
     /** The built front end to serve (see BuildOptions.webDir); default web/dist, null none. */
     webDir?: string | null;
+    /** Hold every answer to the OpenAPI document (default true); off only for a test that fakes a broken answer. */
+    checkAnswers?: boolean;
   } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
@@ -120,6 +123,8 @@ export async function makeHttp(
     const reply = await toReply(await fetch(url + path, { method, headers, body }));
     const head = [...reply.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
     scan.noteResponse({ method, path, status: reply.status, head, text: reply.text }, reply.body);
+    // Every answer of every HTTP test is held to the OpenAPI document.
+    if (options.checkAnswers !== false) checkAnswer(method, path, reply.status, reply.body);
     return reply;
   };
 

@@ -38,10 +38,13 @@ const INTERNAL: HttpFailure = { status: 500, body: { error: 'internal', message:
 export function toHttpFailure(err: unknown): HttpFailure {
   const known = err instanceof z.ZodError ? validationError(err) : err;
   if (!isDomainError(known)) return INTERNAL;
-  return {
-    status: STATUS_BY_CODE[known.code],
-    body: { ...known.details, error: known.code, message: known.message },
-  };
+  const body: ErrorBody = { ...known.details, error: known.code, message: known.message };
+  // The core names the one field it refused (`field`); a client reads every validation failure from `issues`.
+  const field = known.details?.['field'];
+  if (known.code === 'bad_request' && typeof field === 'string' && body['issues'] === undefined) {
+    body['issues'] = [{ path: field, message: known.message }];
+  }
+  return { status: STATUS_BY_CODE[known.code], body };
 }
 
 /** Replaces whatever a handler set (content headers included) with an error response in the one shape. */

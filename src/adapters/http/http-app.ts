@@ -32,10 +32,13 @@ const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'
 @injectable()
 export class HttpApp {
   readonly koa: Koa;
+  /** Its routes; the OpenAPI coverage test compares them with the document. */
+  readonly router: Router<AuthState>;
 
   constructor(@inject(Core) core: Core, @inject(HttpOptions) options: HttpOptions) {
     const { logger } = options;
     const router = new Router<AuthState>();
+    this.router = router;
     registerRoutes(router, { core, auth: new Auth(core, options.trustProxy), options });
 
     this.koa = new Koa();

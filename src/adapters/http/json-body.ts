@@ -7,9 +7,11 @@ export const JSON_LIMIT = 1024 * 1024;
 export const AUTH_JSON_LIMIT = 16 * 1024;
 
 /** What the body parser's errors (http-errors from raw-body/co-body) mean for a client. */
-function bodyError(err: unknown): DomainError {
+function bodyError(err: unknown, limit: number): DomainError {
   const status = (err as { status?: unknown }).status;
-  if (status === 413) return new DomainError('payload_too_large', 'Request body is too large');
+  if (status === 413) {
+    return new DomainError('payload_too_large', `Request body is too large: at most ${limit} bytes`, { maxBytes: limit });
+  }
   if (err instanceof SyntaxError) return badRequest('Malformed JSON body');
   return badRequest('Unreadable request body');
 }
@@ -28,7 +30,7 @@ export function jsonBody(limit = JSON_LIMIT): Middleware {
     try {
       await parser(ctx, async () => {});
     } catch (err) {
-      throw bodyError(err);
+      throw bodyError(err, limit);
     }
     if (ctx.request.body === undefined) ctx.request.body = {};
     return next();

@@ -12,7 +12,7 @@ const wholeNumber = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
  * `limit`: decimal digits only (no sign, exponent, leading zero or space), then the range. `cursor`: any text here; the
  * core owns its format and refuses what it did not write, with `field: "cursor"`.
  */
-const pageQuery = z.object({
+export const pageQuery = z.object({
   limit: z
     .string()
     .regex(/^[1-9][0-9]{0,6}$/, wholeNumber)

@@ -4,26 +4,38 @@ import busboy from 'busboy';
 import { z } from 'zod';
 import { DomainError, badRequest } from '../../domain/index.js';
 import type { ShareOptions } from '../../application/contract.js';
-import { parseField, parseId, shareMaximum, timestamp } from './validation.js';
+import { id, parseField, parseId, shareMaximum, timestamp } from './validation.js';
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const formInteger = z
   .string()
-  .regex(/^\d{1,15}$/, 'expected a whole number')
+  .regex(/^\d{1,15}$/, 'must be a whole number')
   .transform(Number)
   .pipe(shareMaximum);
 
-/** The form fields an upload understands; each must come before the file part. An empty field counts as absent. */
+/** The form fields an upload understands, as the OpenAPI document describes them (openapi/operations.ts). */
+export const UPLOAD_FORM = z.object({
+  folderId: id,
+  name: z.string(),
+  share: flag,
+  password: z.string(),
+  expiresAt: timestamp,
+  maxViews: formInteger,
+  maxDownloads: formInteger,
+});
+const form = UPLOAD_FORM.shape;
+
+/** How each field is read; each must come before the file part. An empty field counts as absent. */
 const FIELDS = {
   folderId: (value: string) => parseId(value, 'folderId'),
   name: (value: string) => value,
   // One request that uploads and shares (ShareX and scripts cannot chain a second request).
-  share: (value: string) => parseField(flag, value, 'share'),
+  share: (value: string) => parseField(form.share, value, 'share'),
   password: (value: string) => value,
-  expiresAt: (value: string) => parseField(timestamp, value, 'expiresAt'),
-  maxViews: (value: string) => parseField(formInteger, value, 'maxViews'),
-  maxDownloads: (value: string) => parseField(formInteger, value, 'maxDownloads'),
-};
+  expiresAt: (value: string) => parseField(form.expiresAt, value, 'expiresAt'),
+  maxViews: (value: string) => parseField(form.maxViews, value, 'maxViews'),
+  maxDownloads: (value: string) => parseField(form.maxDownloads, value, 'maxDownloads'),
+} satisfies Record<keyof typeof form, (value: string) => unknown>;
 type UploadFields = { [K in keyof typeof FIELDS]: ReturnType<(typeof FIELDS)[K]> | null };
 const SHARE_OPTIONS = ['password', 'expiresAt', 'maxViews', 'maxDownloads'] as const;
 

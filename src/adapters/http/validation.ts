@@ -6,35 +6,71 @@ import type { LimitChanges } from '../../application/contract.js';
 export const id = z.string().min(1).max(128);
 const ref = id.nullable();
 
-/** A zod failure as a bad_request whose message names each field, with the issues as details. */
+const KIND: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/**
+ * What a person can act on, said of the field ("is required", "must be a string"): zod's own wording ("Invalid
+ * input: expected string, received undefined") speaks of types. Messages a schema gives itself are kept.
+ */
+const humanMessage: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${KIND[issue.expected] ?? issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `must be at least ${String(issue.minimum)} characters long`
+        : `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `must be at most ${String(issue.maximum)} characters long`
+        : `must be at most ${String(issue.maximum)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return undefined;
+  }
+};
+
+/** A zod failure as a bad_request whose issues name each field, `[{path, message}]`, each message a sentence. */
 export function validationError(error: z.ZodError, field?: string): DomainError {
   const pathOf = (path: readonly PropertyKey[]) => [...(field === undefined ? [] : [field]), ...path.map(String)].join('.');
+  const said = (path: string, message: string) => ({ path, message: `${path || 'The request body'} ${message}` });
   // An unknown field is named on its own, so a client sees which option it sent was not understood.
   const issues = error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: 'is not a field of this request' }))
-      : [{ path: pathOf(issue.path), message: issue.message }],
+      ? issue.keys.map((key) => said(pathOf([...issue.path, key]), 'is not a field of this request'))
+      : [said(pathOf(issue.path), issue.message)],
   );
-  const message = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  const message = issues.map((i) => i.message).join('; ');
   return badRequest(message || 'Invalid input', { issues });
 }
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: humanMessage });
   if (!result.success) throw validationError(result.error);
   return result.data;
 }
 
 /** One value of a form or a query, judged by `schema`; a failure names `field`. */
 export function parseField<S extends z.ZodType>(schema: S, value: unknown, field: string): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: humanMessage });
   if (!result.success) throw validationError(result.error, field);
   return result.data;
 }
 
 /** One shared schema for every id: building a schema per call made zod compile a parser on every request. */
 export function parseId(value: string | undefined, field = 'id'): string {
-  const result = id.safeParse(value);
+  const result = id.safeParse(value, { error: humanMessage });
   if (!result.success) throw validationError(result.error, field);
   return result.data;
 }
@@ -55,7 +91,7 @@ export const pasteUpdateBody = z.strictObject({
 });
 /** An instant written in ISO 8601 with its offset (`2026-12-01T18:00:00Z`, `…+02:00`): never a local time. */
 export const timestamp = z.iso
-  .datetime({ offset: true, message: 'expected an ISO 8601 timestamp with a time zone, such as 2026-12-01T18:00:00Z' })
+  .datetime({ offset: true, message: 'must be an ISO 8601 timestamp with a time zone, such as 2026-12-01T18:00:00Z' })
   .transform((text) => new Date(text));
 export const shareMaximum = z.int().min(1);
 /** Absent: the default (create) or unchanged (update); null: none. */
@@ -97,8 +133,8 @@ const count = z.int().min(0).nullable();
 /** Storage is a byte count written as a decimal string, like everywhere else in the API. */
 const storageBytes = z
   .string()
-  .regex(/^\d{1,16}$/, 'expected a decimal string of bytes')
-  .refine((s) => Number.isSafeInteger(Number(s)), 'too large')
+  .regex(/^\d{1,16}$/, 'must be a decimal string of bytes')
+  .refine((s) => Number.isSafeInteger(Number(s)), 'is too large')
   .transform(Number)
   .nullable();
 

@@ -1,5 +1,6 @@
-import { DomainError, limitReached } from '../../domain/index.js';
+import { DomainError } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
+import { refusal } from '../usage-limits.js';
 
 /**
  * Chunks are held back until this many bytes are gathered, so a large upload costs one counter update and one write
@@ -93,7 +94,7 @@ export class StorageMeter {
   private async reserve(amount: number): Promise<void> {
     const hold = { id: this.holdId, at: this.p.clock.now() };
     if (!(await this.p.usage.reserve(this.userId, 'storage', amount, this.maxStorage, hold))) {
-      throw limitReached('storage');
+      throw await refusal(this.p, this.userId, 'storage', this.maxStorage);
     }
     this.reserved += amount;
   }

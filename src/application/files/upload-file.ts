@@ -5,7 +5,6 @@ import {
   isTextual,
   badRequest,
   cleanName,
-  limitReached,
   normalizeMime,
   notFound,
   requireName,
@@ -14,7 +13,7 @@ import {
 import type { Core, ShareOptions } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { removeFiles } from '../remove-files.js';
-import { limitsOf } from '../usage-limits.js';
+import { limitsOf, refusal } from '../usage-limits.js';
 import { owned } from '../owned.js';
 import { fileView } from '../views.js';
 import { shareItem, type ShareDeps } from '../shares/create-share.js';
@@ -60,7 +59,7 @@ export class UploadFile implements Port {
     if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
     if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
       await this.undo(actor.userId, id, null);
-      throw limitReached('files');
+      throw await refusal(this.p, actor.userId, 'files', limits.files);
     }
 
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);

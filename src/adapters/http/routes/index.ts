@@ -5,6 +5,7 @@ import { fileRoutes } from './files.js';
 import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
 import { pasteRoutes } from './pastes.js';
+import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 import { searchRoutes } from './search.js';
 import { shareRoutes } from './shares.js';
@@ -15,6 +16,7 @@ import { webRoutes } from './web.js';
 export function registerRoutes(router: AppRouter, deps: RouteDeps): void {
   for (const routes of [
     healthRoutes,
+    referenceRoutes,
     authRoutes,
     tokenRoutes,
     fileRoutes,

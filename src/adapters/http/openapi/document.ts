@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { STATUS_BY_CODE } from '../errors.js';
+import { pageQuery } from '../paging.js';
+import { OPERATIONS, type Access, type Answer, type Operation } from './operations.js';
+import { components, ERROR_CODES } from './views.js';
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A zod schema as OpenAPI 3.1's JSON Schema (draft 2020-12), without the keywords that only a root may carry. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  return rest;
+}
+
+function componentSchemas(): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(components, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, { $schema: _, $id: __, ...schema }]) => [name, schema]),
+  );
+}
+
+const TOKEN_TYPES: Record<Access, string[]> = {
+  public: [],
+  session: ['session'],
+  'session-or-uploader': ['session', 'uploader'],
+  admin: ['session (admin)'],
+  'session-or-share': ['session'],
+};
+
+const ACCESS_TEXT: Record<Access, string> = {
+  public: 'Public; a token that is sent must be valid.',
+  session: 'A session token; an uploader (API) token is 403.',
+  'session-or-uploader': 'A session token or an uploader (API) token.',
+  admin: "An admin's session token.",
+  'session-or-share': 'A session token, or instead `X-Share-Id` (and `X-Share-Password`) of a share that reaches it.',
+};
+
+function security(access: Access): Json[] {
+  if (access === 'public') return [{}, { token: [] }];
+  if (access === 'session-or-share') return [{ token: [] }, {}];
+  return [{ token: [] }];
+}
+
+const header = (name: string, description: string, schema: Json = { type: 'string' }) => ({
+  name,
+  in: 'header',
+  required: false,
+  description,
+  schema,
+});
+
+const SHARE_PASSWORD = header('X-Share-Password', 'The password of a protected share (UTF-8)');
+const SHARE_HEADERS = [header('X-Share-Id', 'Read through this share instead of with a token'), SHARE_PASSWORD];
+const RANGE_HEADERS = [
+  header(
+    'Range',
+    'One range `bytes=a-b`, `bytes=a-` or `bytes=-n`; overlapping or adjacent ranges are merged into one, ' +
+      'several disjoint ranges get the whole content',
+  ),
+  header('If-Range', 'The range only if the content still matches'),
+  header('If-None-Match', 'The ETag held: 304 when it still matches'),
+  header('If-Modified-Since', '304 when not modified since'),
+];
+
+function parameters(op: Operation): unknown[] {
+  const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: 128 },
+  }));
+  const query = op.query
+    ? Object.entries(op.query.shape).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: !(schema as z.ZodType).safeParse(undefined).success,
+        schema: jsonSchema(schema as z.ZodType, 'input'),
+      }))
+    : [];
+  const headers = [
+    ...(op.access === 'session-or-share' ? SHARE_HEADERS : []),
+    ...(op.path.startsWith('/api/share/{id}') && op.method === 'get' ? [SHARE_PASSWORD] : []),
+    ...(op.ok.some((a) => a.body === 'bytes') ? RANGE_HEADERS : []),
+  ];
+  return [...inPath, ...query, ...headers];
+}
+
+function requestBody(op: Operation): Json | undefined {
+  if (op.json) {
+    return { required: true, content: { 'application/json': { schema: jsonSchema(op.json, 'input') } } };
+  }
+  if (op.multipart) {
+    const fields = jsonSchema(op.multipart.partial(), 'input') as { properties: Json };
+    const schema = {
+      type: 'object',
+      properties: { ...fields.properties, file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      required: ['file'],
+      additionalProperties: false,
+    };
+    const description = 'Fields first, then the one `file` part; an empty field counts as absent.';
+    return { required: true, description, content: { 'multipart/form-data': { schema } } };
+  }
+  return undefined;
+}
+
+const RESPONSE_HEADERS: Record<number, Json> = {
+  401: { 'WWW-Authenticate': { description: 'Token', schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'Seconds to wait, when known', schema: { type: 'integer' } } },
+  416: { 'Content-Range': { description: '`bytes */size`', schema: { type: 'string' } } },
+};
+
+const LINK_NEXT = {
+  Link: { description: 'RFC 8288 `<…>; rel="next"` when a next page exists (Paging)', schema: { type: 'string' } },
+};
+
+function success(answer: Answer, op: Operation): Json {
+  const out: Json = { description: answer.description };
+  if (op.query === pageQuery && answer.status === 200) out['headers'] = LINK_NEXT;
+  if (answer.schema) {
+    const list = answer.schema.endsWith('[]');
+    const schema = ref(answer.schema.replace('[]', ''));
+    out['content'] = { 'application/json': { schema: list ? { type: 'array', items: schema } : schema } };
+  } else if (answer.body === 'bytes') {
+    out['content'] = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+    out['headers'] = {
+      ETag: { schema: { type: 'string' } },
+      'Content-Range': { description: 'On 206', schema: { type: 'string' } },
+      'Content-Disposition': { schema: { type: 'string' } },
+    };
+  } else if (answer.body === 'html') {
+    out['content'] = { 'text/html': { schema: { type: 'string' } } };
+  } else if (answer.body === 'asset') {
+    out['content'] = { '*/*': { schema: { type: 'string' } } };
+  } else if (answer.status === 200) {
+    out['content'] = { 'application/json': { schema: { type: 'object' } } };
+  }
+  return out;
+}
+
+const CODES_BY_STATUS = new Map<number, string[]>();
+for (const [code, status] of Object.entries(STATUS_BY_CODE)) {
+  CODES_BY_STATUS.set(status, [...(CODES_BY_STATUS.get(status) ?? []), code]);
+}
+// Answers that come from the HTTP layer itself rather than a domain error code.
+const HTTP_ONLY: Record<number, string> = {
+  405: 'bad_request: method not allowed on this route (`Allow`)',
+  408: 'bad_request: the request was too slow',
+  416: 'bad_request: range not satisfiable',
+  431: 'bad_request: request head too large',
+  500: 'internal',
+};
+
+function failure(status: number): Json {
+  const codes = CODES_BY_STATUS.get(status)?.join(', ') ?? HTTP_ONLY[status] ?? 'bad_request';
+  const out: Json = { description: `Error: ${codes}`, content: { 'application/json': { schema: ref('Error') } } };
+  if (RESPONSE_HEADERS[status]) out['headers'] = RESPONSE_HEADERS[status];
+  return out;
+}
+
+function operation(op: Operation): Json {
+  const responses: Json = {};
+  for (const answer of op.ok) responses[String(answer.status)] = success(answer, op);
+  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b)) responses[String(status)] = failure(status);
+  const out: Json = {
+    operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(\w)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`,
+    tags: [op.tag],
+    summary: op.summary,
+    description: ACCESS_TEXT[op.access],
+    'x-token-types': TOKEN_TYPES[op.access],
+    security: security(op.access),
+    parameters: parameters(op),
+    responses,
+  };
+  const body = requestBody(op);
+  if (body) out['requestBody'] = body;
+  return out;
+}
+
+export interface DocumentOptions {
+  /** Whether the web front end's routes are served (they are only when it is built). */
+  web: boolean;
+}
+
+/** The OpenAPI 3.1 document of every route in OPERATIONS, built once at start-up. */
+export function buildOpenApiDocument({ web }: DocumentOptions): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) {
+    if (op.web && !web) continue;
+    paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
+  }
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Coffer API',
+      version: '0.1.0',
+      description:
+        'Self-hosted file storage and sharing. Conventions, flows and examples: docs/API.md. ' +
+        `Every error is one shape, \`{error, message, ...details}\`; codes: ${ERROR_CODES.join(', ')}.`,
+    },
+    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            '`Authorization: token <value>`: a session token (login, register) or an uploader token ' +
+            '(POST /api/token). Each operation lists the types it accepts in `x-token-types`.',
+        },
+      },
+    },
+  };
+}

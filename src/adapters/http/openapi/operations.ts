@@ -1,0 +1,112 @@
+import type { z } from 'zod';
+import { pageQuery } from '../paging.js';
+import { UPLOAD_FORM } from '../upload.js';
+import * as body from '../validation.js';
+
+/** Who may call a route: the token types it accepts (`x-token-types`), or none. */
+export type Access =
+  /** No token needed; one that is sent must be valid. */
+  | 'public'
+  /** A session token (login or register). */
+  | 'session'
+  /** A session token or an uploader (API) token. */
+  | 'session-or-uploader'
+  /** An admin's session token. */
+  | 'admin'
+  /** A session token, or instead of one `X-Share-Id` (and `X-Share-Password`) of a share that reaches the item. */
+  | 'session-or-share';
+
+/** A response: a component's name, bytes of a stored item, an HTML page, or nothing. */
+export type Answer = { status: number; description: string; schema?: string; body?: 'bytes' | 'html' | 'asset' };
+
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI's template: `{id}` where the router has `:id`. */
+  path: string;
+  tag: string;
+  summary: string;
+  access: Access;
+  /** The query parameters a route validates: adding one to a route is one schema here. */
+  query?: z.ZodObject;
+  json?: z.ZodType;
+  multipart?: z.ZodObject;
+  ok: Answer[];
+  /** Error statuses, all answered in the one error shape. */
+  errors: number[];
+  /** Only served when the front end is built (webDir). */
+  web?: true;
+}
+
+const BYTES_OK: Answer[] = [
+  { status: 200, description: 'The whole content', body: 'bytes' },
+  { status: 206, description: 'One range of the content (`Content-Range`)', body: 'bytes' },
+  { status: 304, description: 'Not modified (`If-None-Match` / `If-Modified-Since`)' },
+];
+const one = (schema: string, status = 200, description = schema): Answer[] => [{ status, description, schema }];
+const none: Answer[] = [{ status: 204, description: 'Done; no body' }];
+const owned = [400, 401, 403, 404];
+const read = [400, 401, 403, 404, 410, 429];
+
+/** Every route the HTTP adapter answers. The coverage test holds this list to the router's own. */
+export const OPERATIONS: Operation[] = [
+  { method: 'get', path: '/health', tag: 'health', summary: 'Liveness and the persistence in use', access: 'public', ok: one('Health'), errors: [] },
+  { method: 'get', path: '/api/openapi.json', tag: 'reference', summary: 'This document', access: 'public', ok: [{ status: 200, description: 'The OpenAPI 3.1 document' }], errors: [] },
+  { method: 'get', path: '/api/docs', tag: 'reference', summary: 'The API reference page', access: 'public', ok: [{ status: 200, description: 'HTML', body: 'html' }], errors: [] },
+  { method: 'get', path: '/api/docs/{name}', tag: 'reference', summary: 'A script or style of the reference page', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }], errors: [404] },
+
+  { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token', access: 'public', json: body.credentialsBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
+  { method: 'post', path: '/api/auth/register', tag: 'auth', summary: 'Create an account (REGISTRATION=open)', access: 'public', json: body.credentialsBody, ok: one('LoginResult', 201), errors: [400, 403, 409, 413, 429] },
+  { method: 'post', path: '/api/auth/logout', tag: 'auth', summary: 'Revoke the session token presented', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/password', tag: 'auth', summary: 'Change your own password; ends your other sessions', access: 'session', json: body.passwordChangeBody, ok: none, errors: [400, 401, 403, 409, 413, 429] },
+  { method: 'get', path: '/api/auth/me', tag: 'auth', summary: 'The user of the token', access: 'session', ok: one('Me'), errors: [401, 403] },
+
+  { method: 'post', path: '/api/token', tag: 'tokens', summary: 'Create an uploader (API) token', access: 'session', json: body.tokenCreateBody, ok: one('CreatedToken', 201), errors: [400, 401, 403, 413] },
+  { method: 'post', path: '/api/token/sharex', tag: 'tokens', summary: 'Create an uploader token inside a ShareX config', access: 'session', json: body.tokenCreateBody, ok: one('SharexConfig', 201), errors: [400, 401, 403, 413] },
+  { method: 'get', path: '/api/token', tag: 'tokens', summary: 'Your API tokens', access: 'session', query: pageQuery, ok: one('Token[]'), errors: [400, 401, 403] },
+  { method: 'delete', path: '/api/token/{id}', tag: 'tokens', summary: 'Revoke an API token', access: 'session', ok: none, errors: owned },
+
+  { method: 'post', path: '/api/file', tag: 'files', summary: 'Upload a file (and share it with share=true)', access: 'session-or-uploader', multipart: UPLOAD_FORM, ok: one('File', 201), errors: [400, 401, 403, 404, 408, 413, 429] },
+  { method: 'get', path: '/api/file/{id}', tag: 'files', summary: 'A file', access: 'session-or-share', ok: one('File'), errors: read },
+  { method: 'get', path: '/api/file/{id}/content', tag: 'files', summary: 'A file\'s bytes (Range, conditional GET)', access: 'session-or-share', ok: BYTES_OK, errors: [...read, 416] },
+  { method: 'patch', path: '/api/file/{id}', tag: 'files', summary: 'Rename or move a file', access: 'session', json: body.fileUpdateBody, ok: one('File'), errors: [...owned, 413] },
+  { method: 'delete', path: '/api/file/{id}', tag: 'files', summary: 'Delete a file', access: 'session', ok: none, errors: owned },
+
+  { method: 'post', path: '/api/folder', tag: 'folders', summary: 'Create a folder', access: 'session', json: body.folderCreateBody, ok: one('Folder', 201), errors: [...owned, 413] },
+  { method: 'get', path: '/api/folder', tag: 'folders', summary: 'The top level', access: 'session', query: pageQuery, ok: one('Root'), errors: [400, 401, 403] },
+  { method: 'get', path: '/api/folder/{id}', tag: 'folders', summary: 'A folder with its whole subtree', access: 'session-or-share', ok: one('Folder'), errors: read },
+  { method: 'patch', path: '/api/folder/{id}', tag: 'folders', summary: 'Rename or move a folder', access: 'session', json: body.folderUpdateBody, ok: one('Folder'), errors: [...owned, 409, 413] },
+  { method: 'delete', path: '/api/folder/{id}', tag: 'folders', summary: 'Delete a folder and its subtree', access: 'session', ok: none, errors: owned },
+
+  { method: 'post', path: '/api/collection', tag: 'collections', summary: 'Create a collection', access: 'session', json: body.collectionCreateBody, ok: one('Collection', 201), errors: [400, 401, 403, 413] },
+  { method: 'get', path: '/api/collection', tag: 'collections', summary: 'Your collections', access: 'session', query: pageQuery, ok: one('Collection[]'), errors: [400, 401, 403] },
+  { method: 'get', path: '/api/collection/{id}', tag: 'collections', summary: 'A collection', access: 'session-or-share', ok: one('Collection'), errors: read },
+  { method: 'patch', path: '/api/collection/{id}', tag: 'collections', summary: 'Rename a collection', access: 'session', json: body.collectionUpdateBody, ok: one('Collection'), errors: [...owned, 413] },
+  { method: 'delete', path: '/api/collection/{id}', tag: 'collections', summary: 'Delete a collection (its files stay)', access: 'session', ok: none, errors: owned },
+  { method: 'put', path: '/api/collection/{id}/file/{fileId}', tag: 'collections', summary: 'Add a file (idempotent)', access: 'session', ok: one('Collection'), errors: owned },
+  { method: 'delete', path: '/api/collection/{id}/file/{fileId}', tag: 'collections', summary: 'Remove a file', access: 'session', ok: none, errors: owned },
+
+  { method: 'post', path: '/api/paste', tag: 'pastes', summary: 'Create a paste (and share it with share: true)', access: 'session-or-uploader', json: body.pasteCreateBody, ok: one('Paste', 201), errors: [...owned, 409, 413] },
+  { method: 'get', path: '/api/paste', tag: 'pastes', summary: 'Your pastes', access: 'session', query: pageQuery, ok: one('Paste[]'), errors: [400, 401, 403] },
+  { method: 'get', path: '/api/paste/{id}', tag: 'pastes', summary: 'A paste', access: 'session-or-share', ok: one('Paste'), errors: read },
+  { method: 'patch', path: '/api/paste/{id}', tag: 'pastes', summary: 'Change a paste', access: 'session', json: body.pasteUpdateBody, ok: one('Paste'), errors: [...owned, 409, 413] },
+  { method: 'delete', path: '/api/paste/{id}', tag: 'pastes', summary: 'Delete a paste', access: 'session', ok: none, errors: owned },
+
+  { method: 'post', path: '/api/share', tag: 'shares', summary: 'Share a file, folder, collection or paste', access: 'session-or-uploader', json: body.shareCreateBody, ok: one('Share', 201), errors: [...owned, 409, 413] },
+  { method: 'get', path: '/api/share', tag: 'shares', summary: 'Your shares', access: 'session', ok: one('Share[]'), errors: [400, 401, 403] },
+  { method: 'get', path: '/api/share/{id}', tag: 'shares', summary: 'A share (counts a view)', access: 'public', ok: one('Share'), errors: [400, 401, 404, 410, 429] },
+  { method: 'get', path: '/api/share/{id}/content', tag: 'shares', summary: 'The bytes of a shared file or paste', access: 'public', ok: BYTES_OK, errors: [400, 401, 404, 410, 416, 429] },
+  { method: 'patch', path: '/api/share/{id}', tag: 'shares', summary: 'Change a share\'s options', access: 'session', json: body.shareUpdateBody, ok: one('Share'), errors: [...owned, 413] },
+  { method: 'delete', path: '/api/share/{id}', tag: 'shares', summary: 'Delete a share', access: 'session', ok: none, errors: owned },
+
+  { method: 'post', path: '/api/search', tag: 'search', summary: 'Search names', access: 'session', json: body.searchBody, ok: one('Listing'), errors: [...owned, 413] },
+  { method: 'get', path: '/api/usage/stats', tag: 'usage', summary: 'Your usage and limits', access: 'session-or-uploader', ok: one('Usage'), errors: [401] },
+
+  { method: 'get', path: '/api/admin/users', tag: 'admin', summary: 'Every user', access: 'admin', ok: one('AdminUser[]'), errors: [401, 403] },
+  { method: 'get', path: '/api/admin/users/{id}', tag: 'admin', summary: 'A user', access: 'admin', ok: one('AdminUser'), errors: owned },
+  { method: 'post', path: '/api/admin/users', tag: 'admin', summary: 'Create a user', access: 'admin', json: body.adminCreateBody, ok: one('AdminUser', 201), errors: [400, 401, 403, 409, 413] },
+  { method: 'patch', path: '/api/admin/users/{id}', tag: 'admin', summary: 'Change a user\'s type, password or limits', access: 'admin', json: body.adminUpdateBody, ok: one('AdminUser'), errors: [...owned, 409, 413] },
+  { method: 'delete', path: '/api/admin/users/{id}', tag: 'admin', summary: 'Delete a user and all their data', access: 'admin', ok: none, errors: [...owned, 409] },
+
+  { method: 'get', path: '/assets/{name}', tag: 'web', summary: 'An asset of the web front end', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }], errors: [404], web: true },
+  { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share (the front end\'s shell)', access: 'public', ok: [{ status: 200, description: 'HTML', body: 'html' }, { status: 304, description: 'Not modified' }], errors: [503], web: true },
+];

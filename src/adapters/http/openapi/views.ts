@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import { LIMIT_KINDS, SHARE_TYPES, isByteKind, type LimitKind } from '../../../domain/index.js';
+
+/**
+ * The response bodies of the API as zod schemas, for the OpenAPI document only: the views themselves are built by the
+ * core (application/views.ts). Each is registered under its component name, so the document refers to it by $ref.
+ */
+export const components = z.registry<{ id: string; description?: string }>();
+
+const time = z.string().describe('ISO 8601, UTC, with milliseconds');
+const bytes = z.string().describe('a decimal string of bytes');
+const ref = z.string().nullable();
+/** Present only on an item that has a share: the share page, `{public base}/s/{shareId}`. */
+const url = z.string().optional();
+
+export const File = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    mime: z.string(),
+    size: bytes,
+    ownerId: z.string(),
+    folderId: ref,
+    createdAt: time,
+    updatedAt: time,
+    shareId: ref,
+    url,
+  })
+  .register(components, { id: 'File' });
+
+export const Folder = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    ownerId: z.string(),
+    parentId: ref,
+    get files() {
+      return z.array(File);
+    },
+    // Annotated so the type of Folder does not depend on itself.
+    get folders(): z.ZodArray<z.ZodType> {
+      return z.array(Folder);
+    },
+    createdAt: time,
+    updatedAt: time,
+    shareId: ref,
+    fileCount: z.int().optional(),
+    folderCount: z.int().optional(),
+    url,
+  })
+  .register(components, { id: 'Folder' });
+
+export const Listing = z
+  .object({ files: z.array(File), folders: z.array(Folder) })
+  .register(components, { id: 'Listing', description: 'Files and folders: search hits' });
+
+export const Root = z
+  .object({
+    files: z.array(File),
+    folders: z.array(Folder),
+    nextCursor: z.string().nullable().describe('the cursor of the next page, or null on the last'),
+  })
+  .register(components, {
+    id: 'Root',
+    description: 'One page of the top level: folders first, then files (Paging)',
+  });
+
+export const Collection = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    ownerId: z.string(),
+    createdAt: time,
+    updatedAt: time,
+    files: z.array(File),
+    count: z.int(),
+    shareId: ref,
+    url,
+  })
+  .register(components, { id: 'Collection' });
+
+export const Paste = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    content: z.string(),
+    size: bytes,
+    ownerId: z.string(),
+    createdAt: time,
+    updatedAt: time,
+    shareId: ref,
+    url,
+  })
+  .register(components, { id: 'Paste' });
+
+export const Share = z
+  .object({
+    id: z.string(),
+    ownerId: z.string(),
+    type: z.enum(SHARE_TYPES),
+    createdAt: time,
+    expiresAt: time.nullable(),
+    views: z.int(),
+    maxViews: z.int().nullable(),
+    downloads: z.int(),
+    maxDownloads: z.int().nullable(),
+    state: z.enum(['active', 'expired', 'exhausted']),
+    protected: z.boolean(),
+    owner: z.object({ id: z.string(), username: z.string() }),
+    url: z.string(),
+    file: z.object({ id: z.string(), name: z.string(), size: bytes, mime: z.string() }).optional(),
+    folder: z.object({ id: z.string(), name: z.string(), fileCount: z.int(), folderCount: z.int() }).optional(),
+    collection: z.object({ id: z.string(), name: z.string(), fileCount: z.int() }).optional(),
+    paste: z.object({ id: z.string(), name: z.string(), type: z.string(), content: z.string() }).optional(),
+  })
+  .register(components, { id: 'Share' });
+
+const counters = Object.fromEntries(
+  LIMIT_KINDS.map((kind) => {
+    const value = isByteKind(kind) ? bytes : z.int();
+    return [kind, z.object({ current: value, max: value })];
+  }),
+) as unknown as Record<LimitKind, z.ZodObject>;
+
+export const Usage = z.object(counters).register(components, { id: 'Usage' });
+
+export const AdminUser = z
+  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), ...counters })
+  .register(components, { id: 'AdminUser', description: 'The usage record of a user, with who they are' });
+
+export const LoginResult = z
+  .object({ token: z.string(), user: z.object({ id: z.string(), username: z.string() }) })
+  .register(components, { id: 'LoginResult' });
+
+export const Me = z
+  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), createdAt: time })
+  .register(components, { id: 'Me' });
+
+export const Token = z
+  .object({ id: z.string(), name: z.string(), createdAt: time })
+  .register(components, { id: 'Token' });
+
+export const CreatedToken = z
+  .object({ id: z.string(), name: z.string(), createdAt: time, token: z.string() })
+  .register(components, { id: 'CreatedToken', description: 'The secret is shown only in this answer' });
+
+export const SharexConfig = z
+  .object({
+    Version: z.string(),
+    Name: z.string(),
+    DestinationType: z.string(),
+    RequestMethod: z.literal('POST'),
+    RequestURL: z.string(),
+    Headers: z.record(z.string(), z.string()),
+    Body: z.literal('MultipartFormData'),
+    Arguments: z.record(z.string(), z.string()),
+    FileFormName: z.string(),
+    URL: z.string(),
+    ErrorMessage: z.string(),
+  })
+  .register(components, { id: 'SharexConfig', description: 'A ShareX custom uploader (.sxcu)' });
+
+export const Health = z
+  .object({ status: z.literal('ok'), persistence: z.string() })
+  .register(components, { id: 'Health' });
+
+export const ERROR_CODES = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'gone',
+  'limit_reached',
+  'payload_too_large',
+  'rate_limited',
+  'share_password_required',
+  'share_password_invalid',
+  'unavailable',
+  'internal',
+] as const;
+
+/** The one error shape; details beyond these (limit, maxBytes, shareId, retryAfter, ...) depend on the failure. */
+export const ErrorBody = z
+  .looseObject({
+    error: z.enum(ERROR_CODES),
+    message: z.string().describe('for people'),
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .describe('validation failures, one per field'),
+    field: z.string().optional().describe('bad_request: the one field refused (also in issues)'),
+    limit: z.string().optional().describe('limit_reached: the limit that was reached'),
+    max: z.union([z.int(), z.string()]).optional().describe('limit_reached: its maximum (bytes as a decimal string)'),
+    current: z.union([z.int(), z.string()]).optional().describe('limit_reached: what is in use'),
+    maxBytes: z.int().optional().describe('payload_too_large: the largest body or file accepted'),
+    retryAfter: z.number().optional().describe('rate_limited: seconds to wait (also in Retry-After)'),
+    shareId: z.string().optional().describe('conflict: the share the item already has'),
+  })
+  .register(components, { id: 'Error' });
