@@ -28,6 +28,15 @@ export interface HttpOptions {
 // A client that goes away mid-download is routine, not a server fault.
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
 
+/**
+ * API answers are about one caller (their files, their tokens, a share they unlocked): no cache, shared or private,
+ * keeps them, unless the route chose its own policy (stored bytes revalidate; the reference page is public).
+ */
+const noStore: Koa.Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
+};
+
 /** The Koa application serving the whole API on top of the core. */
 @injectable()
 export class HttpApp {
@@ -47,6 +56,7 @@ export class HttpApp {
       await next();
       logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'request');
     });
+    this.koa.use(noStore);
     this.koa.use(errorMiddleware(logger));
     this.koa.use(shareUrls(options.publicUrl, options.trustProxy));
     this.koa.use(router.routes());
