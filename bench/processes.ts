@@ -126,6 +126,33 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
+const RSS_POLL_MS = 20;
+
+/** How far a process's RSS rose above where it stood while `task` ran (its exact peak where the kernel allows). */
+export async function peakGrowth<T>(pid: number, task: () => Promise<T>): Promise<{ result: T; growthBytes: number }> {
+  const exactPeak = resetPeak(pid);
+  const before = memoryOf(pid).rssBytes;
+  let polledPeak = before;
+  // Polling only where the kernel refuses to reset VmHWM: with an exact peak it would be load and nothing else.
+  let polling = !exactPeak;
+  const poller = (async () => {
+    while (polling) {
+      polledPeak = Math.max(polledPeak, memoryOf(pid).rssBytes);
+      await sleep(RSS_POLL_MS);
+    }
+  })();
+  try {
+    const result = await task();
+    polling = false;
+    await poller;
+    const peak = exactPeak ? memoryOf(pid).peakBytes : polledPeak;
+    return { result, growthBytes: Math.max(0, peak - before) };
+  } finally {
+    polling = false;
+    await poller;
+  }
+}
+
 /** Runs a TypeScript script to completion (bounded by `timeoutMs`) and parses the JSON of its last stdout line. */
 export function runScript<T>(script: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import { loginStorm } from './login-storm.js';
 import { planFrom } from './plan.js';
 import { killAllChildren, REPO_ROOT, startChild, type Child } from './processes.js';
 import { machine, markdownTable, printTable, writeResults } from './report.js';
+import { sharePage } from './share-page.js';
 import { shareReads } from './share-reads.js';
 import { transfers } from './transfer.js';
 import { treeAndSearch } from './tree.js';
@@ -63,6 +64,7 @@ async function main(): Promise<number> {
       ['transfers', 'upload and download', transfers],
       ['logins', 'login storm', loginStorm],
       ['tree', 'search and folder subtree', treeAndSearch],
+      ['page', 'share page', sharePage],
     ] as const) {
       if (!plan.sections.includes(key)) continue;
       try {

@@ -2,12 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { log, type Bench } from './context.js';
 import { HttpClient } from './http-client.js';
 import { streamedMultipart } from './multipart.js';
-import { cpuSecondsOf, memoryOf, resetPeak, sleep, type Child } from './processes.js';
+import { cpuSecondsOf, peakGrowth, type Child } from './processes.js';
 import { figure } from './report.js';
 import { GiB, MiB, nowMs } from './stats.js';
 
 const TRANSFER_TIMEOUT_MS = 15 * 60_000;
-const RSS_POLL_MS = 20;
 
 interface Upload {
   mibPerSec: number;
@@ -25,22 +24,17 @@ function flushDisk(): void {
 }
 
 /** One generated upload of `bytes`, timed, with the server's peak RSS growth while it ran. */
-async function upload(server: Child, path: string, token: string | null, bytes: number): Promise<Upload> {
+export async function upload(
+  server: Child,
+  path: string,
+  token: string | null,
+  bytes: number,
+  fields: Record<string, string> = {},
+): Promise<Upload> {
   flushDisk();
   const client = new HttpClient(server.origin, 1);
-  const exactPeak = resetPeak(server.pid);
-  const before = memoryOf(server.pid).rssBytes;
-  let polledPeak = before;
-  // Polling only where the kernel refuses to reset VmHWM: with an exact peak it would be load and nothing else.
-  let polling = !exactPeak;
-  const poller = (async () => {
-    while (polling) {
-      polledPeak = Math.max(polledPeak, memoryOf(server.pid).rssBytes);
-      await sleep(RSS_POLL_MS);
-    }
-  })();
   try {
-    const form = streamedMultipart({ name: 'bench-upload.bin' }, 'bench-upload.bin', bytes);
+    const form = streamedMultipart({ name: 'bench-upload.bin', ...fields }, 'bench-upload.bin', bytes);
     const headers = {
       'content-type': form.contentType,
       'content-length': form.length,
@@ -48,23 +42,20 @@ async function upload(server: Child, path: string, token: string | null, bytes: 
     };
     const cpuBefore = cpuSecondsOf(server.pid);
     const started = nowMs();
-    const reply = await client.stream(path, headers, form.body(), TRANSFER_TIMEOUT_MS);
+    const { result: reply, growthBytes } = await peakGrowth(server.pid, () =>
+      client.stream(path, headers, form.body(), TRANSFER_TIMEOUT_MS),
+    );
     const seconds = (nowMs() - started) / 1000;
     const cpu = cpuSecondsOf(server.pid) - cpuBefore;
     if (reply.status !== 201) throw new Error(`upload to ${server.name} answered ${reply.status}: ${reply.body}`);
-    polling = false;
-    await poller;
-    const peak = exactPeak ? memoryOf(server.pid).peakBytes : polledPeak;
     return {
       mibPerSec: bytes / MiB / seconds,
       seconds,
       cpuPerGiB: cpu / (bytes / GiB),
-      rssGrowthBytes: Math.max(0, peak - before),
+      rssGrowthBytes: growthBytes,
       answer: JSON.parse(reply.body.toString('utf8')) as Upload['answer'],
     };
   } finally {
-    polling = false;
-    await poller;
     client.close();
   }
 }
@@ -75,7 +66,7 @@ interface Download {
 }
 
 /** One download of `path`: MiB/s of the file's bytes, and the server's CPU per GiB. */
-async function download(server: Child, path: string, token: string | null, bytes: number): Promise<Download> {
+export async function download(server: Child, path: string, token: string | null, bytes: number): Promise<Download> {
   const client = new HttpClient(server.origin, 1);
   const headers = token === null ? {} : { authorization: `token ${token}` };
   try {

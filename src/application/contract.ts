@@ -1,5 +1,6 @@
 import type { Actor, LimitKind, Usage, UserType } from '../domain/index.js';
 import type { ByteRange } from './ports/index.js';
+import type { ShareGrant } from './shares/share-grant.js';
 import type {
   AdminUserView,
   CollectionView,
@@ -31,8 +32,15 @@ export interface ShareKey {
   id: string;
   password: string | null;
   client?: ClientAddress;
-  /** The reader only looks (HTTP HEAD): the share is checked as for a read, but nothing is counted. */
+  /** The reader only looks (HTTP HEAD, a link-preview bot): the share is checked as for a read, but nothing is counted. */
   peek?: boolean;
+  /** A grant from unlocking the share (its page's cookie): opens a protected share without its password. */
+  grant?: string | null;
+  /**
+   * The bytes are a preview on the share's page: part of the visit its view counted, so they count no download,
+   * except on a share with a maximum of downloads, which no read steps around.
+   */
+  preview?: boolean;
 }
 
 /**
@@ -93,6 +101,23 @@ export interface FileContent {
   /** HTML, SVG, XML and the like: always an attachment, always sandboxed. */
   active: boolean;
   open(range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
+}
+
+/** One file of a share's archive, at its path inside the shared folder ('/'-separated, every segment a clean name). */
+export interface ArchiveEntry {
+  path: string;
+  size: number;
+  modified: Date;
+  open(): Promise<AsyncIterable<Uint8Array>>;
+}
+
+/** What a shared folder or collection comes to as one download. */
+export interface ShareArchive {
+  /** The archive's file name without its extension: the folder's or the collection's name. */
+  name: string;
+  /** Every folder, empty ones included, so the archive keeps the tree's shape ('/'-separated paths). */
+  folders: string[];
+  files: ArchiveEntry[];
 }
 
 export type LimitChanges = Partial<Record<LimitKind, number | null>>;
@@ -225,10 +250,12 @@ export interface Core {
    * Public; counts a view on success unless the reader is the owner or only peeks. A share that is not active is
    * `gone`, except to its owner's session, which also needs no password.
    */
-  getShare: UseCase<
-    { actor: Actor | null; id: string; password: string | null; client?: ClientAddress; peek?: boolean },
-    ShareView
-  >;
+  getShare: UseCase<{ actor: Actor | null } & ShareKey, ShareView>;
+  /**
+   * Reads a protected share with its password, as getShare does (counting a view), and hands out a grant that opens
+   * it without the password until it expires, the password changes or the share is deleted. Null for an open share.
+   */
+  unlockShare: UseCase<{ actor: Actor | null } & ShareKey, { share: ShareView; grant: ShareGrant | null }>;
   /** Changes what the options name; lifting an expiry or a maximum makes the share active again. */
   updateShare: UseCase<{ actor: Actor; id: string } & ShareOptions, ShareView>;
   deleteShare: UseCase<{ actor: Actor; id: string }, void>;
@@ -236,10 +263,12 @@ export interface Core {
    * A shared file's bytes, or a shared paste's raw text; counts no view. Opening it from byte 0 counts a download
    * (unless the reader is the owner), atomically against `maxDownloads`: past it, `open` rejects with `gone`.
    */
-  openShareContent: UseCase<
-    { actor: Actor | null; id: string; password: string | null; client?: ClientAddress },
-    FileContent
-  >;
+  openShareContent: UseCase<{ actor: Actor | null } & ShareKey, FileContent>;
+  /**
+   * Every file of a shared folder (its whole subtree) or collection, to be streamed as one archive; counts one
+   * download (unless the reader is the owner or only peeks) before any byte is read.
+   */
+  openShareArchive: UseCase<{ actor: Actor | null } & ShareKey, ShareArchive>;
   // search and usage
   search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchView>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;

@@ -38,6 +38,8 @@ import { GetShare } from './shares/get-share.js';
 import { UpdateShare } from './shares/update-share.js';
 import { DeleteShare } from './shares/delete-share.js';
 import { OpenShareContent } from './shares/open-share-content.js';
+import { OpenShareArchive } from './shares/open-share-archive.js';
+import { UnlockShare } from './shares/unlock-share.js';
 import { Search } from './search/search.js';
 import { GetUsage } from './usage/get-usage.js';
 import { ListUsers } from './admin/list-users.js';
@@ -89,7 +91,9 @@ export function createCore(p: Ports): Core {
     getShare: new GetShare(p),
     updateShare: new UpdateShare(p),
     deleteShare: new DeleteShare(p),
+    unlockShare: new UnlockShare(p),
     openShareContent: new OpenShareContent(p),
+    openShareArchive: new OpenShareArchive(p),
     search: new Search(p),
     getUsage: new GetUsage(p),
     listUsers: new ListUsers(p),

@@ -3,9 +3,10 @@ import { DomainError, assertMay, gone, isShareActive, notFound, shareReaches, un
 import type { Ports } from './ports/index.js';
 import type { ClientAddress, FileContent, ReadAccess, ShareKey } from './contract.js';
 import { judgeGuess, rateLimited } from './judge-guess.js';
+import { grantOpens } from './shares/share-grant.js';
 import { sharePasswordKeys, unknownShareKey } from './throttle-rules.js';
 
-type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'clock'>;
+type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
 
 /** The owner's own session: it needs no share password and reads a share whatever its state. */
 function isOwnerSession(actor: Actor | null, share: Share): boolean {
@@ -41,14 +42,18 @@ export async function countUse(
 
 /**
  * Content read through `share` whose opening from byte 0 (the whole file, or the first range of a playback) counts
- * a download; later ranges count nothing. A download past the maximum rejects before any byte is read.
+ * a download; later ranges count nothing, and neither does a reader that only peeks (a link-preview bot) nor a page's
+ * preview of a share without a download maximum (ShareKey.preview). A download past the maximum rejects before any
+ * byte is read.
  */
 export function countingDownloads(
   p: Pick<Ports, 'shares' | 'clock'>,
   content: FileContent,
   share: Share,
   actor: Actor | null,
+  key: Pick<ShareKey, 'peek' | 'preview'> = {},
 ): FileContent {
+  if (key.peek || (key.preview && share.maxDownloads === null)) return content;
   return {
     ...content,
     open: async (range) => {
@@ -59,18 +64,20 @@ export function countingDownloads(
 }
 
 /**
- * The owner's own session needs no password; anyone else needs the right one when the share has one. Guesses are
- * throttled per share, per share and client address, and for an address guessing at many shares (judgeGuess): a
- * lockout answers rate_limited whatever the password.
+ * The owner's own session needs no password; anyone else needs the right one when the share has one, or a grant
+ * that unlocking it handed out (share-grant.ts: no hashing, no guess counted, so a page's parallel reads never meet
+ * the throttle). Guesses are throttled per share, per share and client address, and for an address guessing at many
+ * shares (judgeGuess): a lockout answers rate_limited whatever the password.
  */
 export async function unlockShare(
-  p: Pick<Ports, 'hasher' | 'throttle'>,
+  p: Pick<Ports, 'hasher' | 'throttle' | 'secrets' | 'clock'>,
   share: Share,
   key: Omit<ShareKey, 'id'>,
   actor: Actor | null,
 ): Promise<void> {
   const { passwordHash } = share;
   if (passwordHash === null || isOwnerSession(actor, share)) return;
+  if (key.grant && grantOpens(p, share, key.grant)) return;
   const { password, client } = key;
   if (password === null || password === '') {
     throw new DomainError('share_password_required', 'This share is protected by a password');

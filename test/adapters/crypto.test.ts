@@ -63,3 +63,25 @@ describe('SystemClock', () => {
     expect(clock.now()).not.toBe(now);
   });
 });
+
+describe('CryptoTokenSecrets keyed digests', () => {
+  const secrets = new CryptoTokenSecrets();
+
+  it('is HMAC-SHA256 in base64url: the same key and message give the same digest, another key another', () => {
+    const mac = secrets.mac('key one', 'message');
+    expect(mac).toMatch(BASE64URL);
+    expect(Buffer.from(mac, 'base64url')).toHaveLength(32);
+    expect(secrets.mac('key one', 'message')).toBe(mac);
+    expect(secrets.mac('key two', 'message')).not.toBe(mac);
+    expect(secrets.mac('key one', 'messagE')).not.toBe(mac);
+  });
+
+  it('matches only the exact digest of that key and message', () => {
+    const mac = secrets.mac('key', 'message');
+    expect(secrets.macMatches('key', 'message', mac)).toBe(true);
+    for (const other of ['', mac.slice(1), `${mac}A`, mac.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))]) {
+      expect(secrets.macMatches('key', 'message', other)).toBe(false);
+    }
+    expect(secrets.macMatches('other key', 'message', mac)).toBe(false);
+  });
+});

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { solidPng } from '../support/media.js';
 
 if (!chromiumFound) console.log(ENABLE_HINT);
 
@@ -38,17 +39,38 @@ describe.skipIf(!chromiumFound)('the share page on a 375 px screen', () => {
     const lockedId = await share('file', locked.body.id, 'pw');
     pages['file'] = { path: `/s/${await share('file', file.body.id)}`, ready: 'h1#share-title' };
     pages['paste'] = { path: `/s/${await share('paste', paste.body.id)}`, ready: 'pre code' };
-    pages['password'] = { path: `/s/${lockedId}`, ready: '#share-password', expect: [`/api/share/${lockedId}`, 401] };
+    const photo = await t.upload(token, solidPng(1200, 800, [40, 90, 160]), {
+      filename: 'wide.png',
+      type: 'image/png',
+    });
+    pages['image'] = { path: `/s/${await share('file', photo.body.id)}`, ready: 'img.preview-image' };
+    const root = await t.request('POST', '/api/folder', { token, json: { name: `Folder ${LONG_NAME}` } });
+    const sub = await t.request('POST', '/api/folder', { token, json: { name: LONG_NAME, parentId: root.body.id } });
+    await t.upload(token, LONG_LINE, { filename: `${LONG_NAME}.ts`, folderId: sub.body.id });
+    pages['folder'] = {
+      path: `/s/${await share('folder', root.body.id)}`,
+      ready: '.folder-list',
+      act: async (page) => {
+        await page.getByRole('button', { name: LONG_NAME, exact: true }).click();
+        await page.getByRole('button', { name: `Preview ${LONG_NAME}.ts` }).click();
+        await page.waitForSelector('pre code');
+      },
+    };
+    const collection = await t.request('POST', '/api/collection', { token, json: { name: 'Pictures' } });
+    await t.request('PUT', `/api/collection/${collection.body.id}/file/${photo.body.id}`, { token });
+    pages['collection'] = { path: `/s/${await share('collection', collection.body.id)}`, ready: '.grid img' };
+    pages['password'] = { path: `/s/${lockedId}`, ready: '#share-password' };
     pages['wrong-password'] = {
       ...pages['password'],
+      expect: [`/s/${lockedId}/unlock`, 401],
       act: async (page) => {
         await page.getByLabel('Password').fill('not it');
         await page.getByRole('button', { name: 'Open' }).click();
         await page.getByText('That password is wrong').waitFor();
       },
     };
-    const unknown = '/api/share/BBBBBBBBBBBBBBBBBBBBBB';
-    pages['not-found'] = { path: '/s/BBBBBBBBBBBBBBBBBBBBBB', ready: 'h1#message-title', expect: [unknown, 404] };
+    const unknown = '/s/BBBBBBBBBBBBBBBBBBBBBB';
+    pages['not-found'] = { path: unknown, ready: 'h1#message-title', expect: [unknown, 404] };
   });
   afterAll(async () => {
     await browser?.close();
@@ -56,7 +78,7 @@ describe.skipIf(!chromiumFound)('the share page on a 375 px screen', () => {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
-    for (const name of ['file', 'paste', 'password', 'wrong-password', 'not-found']) {
+    for (const name of ['file', 'image', 'paste', 'folder', 'collection', 'password', 'wrong-password', 'not-found']) {
       it(`${name} (${scheme}) fits the width and is saved as a screenshot`, async () => {
         const target = pages[name]!;
         const { page, expectHttpError, assertClean } = await watchedPage(browser, {

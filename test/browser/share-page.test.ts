@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumFound, ENABLE_HINT, launchChromium, watchedPage } from '../support/browser.js';
+import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { recordWebm, solidPng } from '../support/media.js';
+import { readZip } from '../support/zip-reader.js';
 
 if (!chromiumFound) console.log(ENABLE_HINT);
 
 const XSS = '<img src=x onerror=alert(1)>';
+/** Elements an XSS attempt would create: none of them is ever part of the page's own markup. */
+const INJECTED = 'main script, main iframe, main object, main b, main svg, main img[src="x"]';
 
 describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
   let t: HttpTest;
@@ -23,41 +27,90 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await t?.close();
   });
 
-  async function share(type: string, id: string, password?: string): Promise<string> {
-    const res = await t.request('POST', '/api/share', { token, json: { type, id, password } });
+  async function share(type: string, id: string, options: Record<string, unknown> = {}): Promise<string> {
+    const res = await t.request('POST', '/api/share', { token, json: { type, id, ...options } });
     expect(res.status).toBe(201);
     return res.body.id as string;
   }
 
-  async function fileShare(bytes: Uint8Array, filename: string, password?: string): Promise<string> {
-    const file = await t.upload(token, bytes, { filename, type: 'application/octet-stream' });
+  async function upload(bytes: Uint8Array | string, filename: string, type: string, folderId?: string) {
+    const file = await t.upload(token, bytes, { filename, type, folderId });
     expect(file.status).toBe(201);
-    return share('file', file.body.id, password);
+    return file.body.id as string;
   }
 
-  it('shows a file share (name, size, type, owner) and its Download link saves the very bytes', async () => {
+  async function folder(name: string, parentId: string | null = null): Promise<string> {
+    const res = await t.request('POST', '/api/folder', { token, json: { name, parentId } });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+
+  const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+  /** Clicks a link that downloads and hands back the saved bytes and name. */
+  async function download(page: Page, name: string | RegExp): Promise<{ name: string; bytes: Buffer }> {
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name }).first().click(),
+    ]);
+    return { name: saved.suggestedFilename(), bytes: readFileSync(await saved.path()) };
+  }
+
+  async function unlockWith(page: Page, password: string): Promise<void> {
+    const field = page.getByLabel('Password');
+    await field.fill(password);
+    await field.press('Enter');
+  }
+
+  it('a file share: name, size, type, owner, and its Download link saves the very bytes', async () => {
     const bytes = randomBytes(50_000);
-    const id = await fileShare(bytes, 'report 2026.bin');
+    const id = await share('file', await upload(bytes, 'report 2026.bin', 'application/octet-stream'));
     const { page, assertClean } = await watchedPage(browser);
     await page.goto(`${t.url}/s/${id}`);
 
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('report 2026.bin');
+    await expect.poll(() => heading(page)).toBe('report 2026.bin');
     const facts = await page.locator('dl').innerText();
     expect(facts).toContain('50 kB\n50,000 bytes');
     expect(facts).toContain('application/octet-stream');
     expect(facts).toContain('alice');
     expect(await page.title()).toBe('report 2026.bin · Coffer');
+    expect(await page.locator('main').innerText()).toContain('No preview for this kind of file');
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Download' }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe('report 2026.bin');
-    expect(readFileSync(await download.path()).equals(bytes)).toBe(true);
+    const saved = await download(page, 'Download');
+    expect(saved.name).toBe('report 2026.bin');
+    expect(saved.bytes.equals(bytes)).toBe(true);
     assertClean();
   });
 
-  it('renders a paste and its name as text: an XSS attempt creates no element and opens no dialog', async () => {
+  it('an image share shows the picture inline; an SVG is never rendered, only its source text', async () => {
+    const id = await share('file', await upload(solidPng(40, 30, [200, 40, 40]), 'red.png', 'image/png'));
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    const picture = page.getByRole('img', { name: 'Preview of red.png' });
+    await expect.poll(() => picture.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBe(40);
+    await page.screenshot({ path: screenshotPath('share-image-desktop'), fullPage: true });
+
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>`;
+    const svgId = await share('file', await upload(svg, 'logo.svg', 'image/svg+xml'));
+    await page.goto(`${t.url}/s/${svgId}`);
+    await expect.poll(() => page.locator('pre code').textContent()).toBe(svg);
+    expect(await page.locator('main img, main svg, main object, main iframe').count()).toBe(0);
+    assertClean();
+  });
+
+  it('a code file is highlighted as text: spans of tokens, markup in it stays characters', async () => {
+    const code = `// ${XSS}\nconst greeting: string = "<b>hi</b>";\nexport function f() { return 42; }\n`;
+    const id = await share('file', await upload(code, 'hello.ts', 'application/octet-stream'));
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    await expect.poll(() => page.locator('pre code').textContent()).toBe(code);
+    expect(await page.locator('pre code .tk-keyword').count()).toBeGreaterThan(2);
+    expect(await page.locator('pre code .tk-string').first().textContent()).toBe('"<b>hi</b>"');
+    expect(await page.locator(INJECTED).count()).toBe(0);
+    assertClean();
+  });
+
+  it('a paste: highlighted by its type, copy and raw; an XSS attempt in it and its name creates nothing', async () => {
     const content = `${XSS}\n<script>alert(2)</script>\n<b>bold?</b>`;
     const paste = await t.request('POST', '/api/paste', { token, json: { name: XSS, type: 'html', content } });
     expect(paste.status).toBe(201);
@@ -66,96 +119,218 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await page.goto(`${t.url}/s/${id}`);
 
     await expect.poll(() => page.locator('pre code').textContent()).toBe(content);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(XSS);
+    expect(await page.locator('pre code .tk-tag').count()).toBeGreaterThan(0);
+    expect(await heading(page)).toBe(XSS);
     await page.waitForLoadState('networkidle');
-    expect(await page.locator('body img, body b, body script').count()).toBe(0);
+    expect(await page.locator(INJECTED).count()).toBe(0);
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Copied|selected/);
+    expect(await page.getByRole('link', { name: 'Raw' }).getAttribute('href')).toBe(`/s/${id}/content`);
     assertClean();
   });
 
-  it('shows a folder and a collection by name and counts, names as text', async () => {
-    const folder = await t.request('POST', '/api/folder', { token, json: { name: `Photos ${XSS}` } });
-    expect(folder.status).toBe(201);
-    await t.upload(token, 'one', { filename: 'a.txt', folderId: folder.body.id });
-    await t.upload(token, 'two', { filename: 'b.txt', folderId: folder.body.id });
-    await t.request('POST', '/api/folder', { token, json: { name: 'inner', parentId: folder.body.id } });
-    const collection = await t.request('POST', '/api/collection', { token, json: { name: 'Best of' } });
-    expect(collection.status).toBe(201);
+  it('a folder: browse into subfolders and back by the breadcrumbs, preview and download inside, zip it all', async () => {
+    const root = await folder(`Photos ${XSS}`);
+    const inner = await folder(`inner ${XSS}`, root);
+    const files = new Map([
+      ['a.txt', Buffer.from('one')],
+      [`inner ${XSS}/deep.txt`, Buffer.from('the deep text')],
+    ]);
+    await upload(files.get('a.txt')!, 'a.txt', 'text/plain', root);
+    await upload(files.get(`inner ${XSS}/deep.txt`)!, 'deep.txt', 'text/plain', inner);
+    const id = await share('folder', root);
 
     const { page, assertClean } = await watchedPage(browser);
-    await page.goto(`${t.url}/s/${await share('folder', folder.body.id)}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Photos ${XSS}`);
-    expect(await page.locator('dl').innerText()).toContain('2 files, 1 folder');
-    expect(await page.locator('body img').count()).toBe(0);
+    await page.goto(`${t.url}/s/${id}`);
+    await expect.poll(() => heading(page)).toBe(`Photos ${XSS}`);
+    expect(await page.locator('dl').innerText()).toContain('1 file, 1 folder');
 
-    await page.goto(`${t.url}/s/${await share('collection', collection.body.id)}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Best of');
-    expect(await page.locator('dl').innerText()).toContain('0 files');
+    await page.getByRole('button', { name: `inner ${XSS}` }).click();
+    await page.getByRole('button', { name: 'Preview deep.txt' }).click();
+    await expect.poll(() => page.locator('pre code').textContent()).toBe('the deep text');
+    await page.screenshot({ path: screenshotPath('share-folder-desktop'), fullPage: true });
+    const crumbs = page.getByRole('navigation', { name: 'Folder path' });
+    expect(await crumbs.innerText()).toContain(`inner ${XSS}`);
+    const deep = await download(page, 'Download deep.txt');
+    expect(deep.bytes.toString()).toBe('the deep text');
+
+    await crumbs.getByRole('button', { name: `Photos ${XSS}` }).click();
+    await page.getByRole('link', { name: 'Download a.txt' }).waitFor();
+    const zip = await download(page, 'Download all (.zip)');
+    // Chromium writes < and > in a saved file's name as _.
+    expect(zip.name).toBe('Photos _img src=x onerror=alert(1)_.zip');
+    const entries = readZip(zip.bytes).filter((entry) => !entry.name.endsWith('/'));
+    expect(new Map(entries.map((e) => [e.name, e.bytes.toString()]))).toEqual(
+      new Map([...files].map(([name, bytes]) => [name, bytes.toString()])),
+    );
+    expect(await page.locator(INJECTED).count()).toBe(0);
     assertClean();
   });
 
-  it('asks for the password of a protected share: a wrong one says so, the right one opens and downloads', async () => {
+  it('works with the keyboard alone: into a subfolder, a preview, back by the breadcrumbs, the password form', async () => {
+    const root = await folder('Keys');
+    const sub = await folder('Sub', root);
+    await upload('typed text', 'note.txt', 'text/plain', sub);
+    const id = await share('folder', root);
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    await page.getByRole('button', { name: 'Sub' }).waitFor();
+
+    /** Presses Tab (or `key`) until the focused element's label or text is `name`; fails past 30 presses. */
+    const tabTo = async (name: string, key = 'Tab') => {
+      for (let i = 0; i < 30; i++) {
+        await page.keyboard.press(key);
+        const focused = await page.evaluate<string>(`(() => {
+          const el = document.activeElement;
+          return (el.getAttribute('aria-label') || el.labels?.[0]?.textContent || el.textContent || '').trim();
+        })()`);
+        if (focused === name) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    await tabTo('📁 Sub');
+    await page.keyboard.press('Enter');
+    await tabTo('Preview note.txt');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('pre code').textContent()).toBe('typed text');
+    await tabTo('Keys', 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Sub' }).waitFor();
+
+    const locked = await share('file', await upload('x', 'locked.txt', 'text/plain'), { password: 'keyboard only' });
+    await page.goto(`${t.url}/s/${locked}`);
+    await tabTo('Password');
+    await page.keyboard.type('keyboard only');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('locked.txt');
+    assertClean();
+  });
+
+  it('a collection: a grid of its pictures, every file listed, a zip of all', async () => {
+    const colours: [number, number, number][] = [
+      [255, 0, 0],
+      [0, 160, 0],
+    ];
+    const ids = await Promise.all(colours.map((c, i) => upload(solidPng(20, 20, c), `pic-${i}.png`, 'image/png')));
+    ids.push(await upload('notes', 'notes.txt', 'text/plain'));
+    const collection = await t.request('POST', '/api/collection', { token, json: { name: 'Best of' } });
+    for (const fileId of ids) await t.request('PUT', `/api/collection/${collection.body.id}/file/${fileId}`, { token });
+    const id = await share('collection', collection.body.id);
+
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    await expect.poll(() => heading(page)).toBe('Best of');
+    const grid = page.getByRole('list', { name: 'Pictures' });
+    await expect.poll(() => grid.locator('img').count()).toBe(2);
+    for (const img of await grid.locator('img').all()) {
+      await expect.poll(() => img.evaluate((el: { naturalWidth: number }) => el.naturalWidth)).toBe(20);
+    }
+    expect(await page.getByRole('list', { name: 'Files' }).locator('li').count()).toBe(3);
+    const zip = await download(page, 'Download all (.zip)');
+    expect(
+      readZip(zip.bytes)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['notes.txt', 'pic-0.png', 'pic-1.png']);
+    assertClean();
+  });
+
+  it('a protected video: a wrong password says so, the right one opens it, and the video seeks', async () => {
     const password = 'correct horse ✓ pässwort';
-    const bytes = randomBytes(20_000);
-    const id = await fileShare(bytes, 'secret.bin', password);
+    const video = await recordWebm(browser);
+    const id = await share('file', await upload(video, 'clip.webm', 'video/webm'), { password });
     const { page, expectHttpError, assertClean } = await watchedPage(browser);
-    expectHttpError(`/api/share/${id}`, 401);
+    expectHttpError(`/s/${id}/unlock`, 401);
+    const ranges: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/content')) ranges.push(request.headers()['range'] ?? 'whole');
+    });
     await page.goto(`${t.url}/s/${id}`);
 
+    await unlockWith(page, 'wrong password');
     const field = page.getByLabel('Password');
-    await field.fill('wrong password');
-    await field.press('Enter');
-    const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toBe('That password is wrong. Check it and try again.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('That password is wrong. Check it and try again.');
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await field.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
-    expect(page.url()).toBe(`${t.url}/s/${id}`);
 
     await page.keyboard.press('Control+A');
     await page.keyboard.type(password);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('secret.bin');
-    const title = page.locator('#share-title');
-    expect(await title.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
-    expect(page.url()).not.toContain('horse');
+    await expect.poll(() => heading(page)).toBe('clip.webm');
+    expect(await page.locator('#share-title').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    expect(page.url()).toBe(`${t.url}/s/${id}`);
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download' }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe('secret.bin');
-    expect(readFileSync(await download.path()).equals(bytes)).toBe(true);
+    const player = page.getByLabel('Video: clip.webm');
+    await expect
+      .poll(() => player.evaluate((v: { readyState: number }) => v.readyState), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
+    const duration = await player.evaluate((v: { duration: number }) => v.duration);
+    expect(duration).toBeGreaterThan(2);
+    const seeked = await page.evaluate<number>(`new Promise((resolve) => {
+      const v = document.querySelector('video');
+      v.addEventListener('seeked', () => resolve(v.currentTime), { once: true });
+      v.currentTime = ${duration} * 0.7;
+    })`);
+    expect(seeked).toBeCloseTo(duration * 0.7, 0);
+    // The player reads by ranges (what lets it jump into a long video), and the whole of it is seekable.
+    expect(ranges).toContain('bytes=0-');
+    expect(await page.evaluate<number>(`document.querySelector('video').seekable.end(0)`)).toBeCloseTo(duration, 0);
+
+    const saved = await download(page, 'Download');
+    expect(saved.bytes.equals(video)).toBe(true);
+    assertClean();
+  });
+
+  it('a protected folder: once unlocked, its zip downloads through a plain link, entries matching the uploads', async () => {
+    const root = await folder('Private');
+    const bytes = randomBytes(120_000);
+    await upload(bytes, 'data.bin', 'application/octet-stream', root);
+    const id = await share('folder', root, { password: 'let me in please' });
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    await unlockWith(page, 'let me in please');
+    await expect.poll(() => heading(page)).toBe('Private');
+    const zip = await download(page, 'Download all (.zip)');
+    const [entry] = readZip(zip.bytes);
+    expect(entry!.name).toBe('data.bin');
+    expect(entry!.bytes.equals(bytes)).toBe(true);
     assertClean();
   });
 
   it('says when guessing is paused and keeps the Open button off until then', async () => {
-    const id = await fileShare(randomBytes(10), 'guarded.bin', 'the right one');
+    const id = await share('file', await upload(randomBytes(10), 'guarded.bin', 'application/octet-stream'), {
+      password: 'the right one',
+    });
     let status = 0;
     for (let guess = 0; guess < 20 && status !== 429; guess += 1) {
-      const headers = { 'x-share-password': `guess ${guess}` };
-      status = (await t.request('GET', `/api/share/${id}`, { headers })).status;
+      status = (await t.request('POST', `/s/${id}/unlock`, { json: { password: `guess ${guess}` } })).status;
     }
     expect(status).toBe(429);
     const { page, expectHttpError, assertClean } = await watchedPage(browser);
-    expectHttpError(`/api/share/${id}`, 401);
-    expectHttpError(`/api/share/${id}`, 429);
+    expectHttpError(`/s/${id}/unlock`, 429);
     await page.goto(`${t.url}/s/${id}`);
-    await page.getByLabel('Password').fill('the right one');
-    await page.getByRole('button', { name: 'Open' }).click();
+    await unlockWith(page, 'the right one');
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
     expect(await page.getByRole('button', { name: 'Open' }).isDisabled()).toBe(true);
     assertClean();
   });
 
-  it('says when an unknown share is not found', async () => {
-    const id = 'AAAAAAAAAAAAAAAAAAAAAA';
+  it('an unknown link is a 404 page and an expired one a 410 page, each saying so', async () => {
     const { page, expectHttpError, assertClean } = await watchedPage(browser);
-    expectHttpError(`/api/share/${id}`, 404);
-    await page.goto(`${t.url}/s/${id}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Share not found');
+    const unknown = 'AAAAAAAAAAAAAAAAAAAAAA';
+    expectHttpError(`/s/${unknown}`, 404);
+    expect((await page.goto(`${t.url}/s/${unknown}`))!.status()).toBe(404);
+    await expect.poll(() => heading(page)).toBe('Share not found');
     expect(await page.locator('main').innerText()).toContain('deleted');
+
+    const id = await share('file', await upload('x', 'old.txt', 'text/plain'), { maxViews: 1 });
+    expect((await t.request('GET', `/s/${id}`)).status).toBe(200);
+    expectHttpError(`/s/${id}`, 410);
+    expect((await page.goto(`${t.url}/s/${id}`))!.status()).toBe(410);
+    await expect.poll(() => heading(page)).toBe('This share is no longer available');
     assertClean();
   });
 });

@@ -29,14 +29,15 @@ function fakeDist(): string {
 }
 
 describe('the web front end over HTTP', () => {
-  it('serves the shell of /s/{id} for any id, with the strict CSP and no-cache', async () => {
+  it('serves /s/{id} from the shell, with its state as status, the strict CSP, never cached', async () => {
     t = await makeHttp({ webDir: fakeDist() });
     for (const id of ['abc', 'AAAAAAAAAAAAAAAAAAAAAA', '%3Cscript%3E']) {
       const res = await t.request('GET', `/s/${id}`);
-      expect(res.status).toBe(200);
-      expect(res.text).toBe(SHELL);
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('<title>Share not found · Coffer</title>');
+      expect(res.text).toContain('<script type="module" src="/assets/app-AbCd3fGh.js"></script>');
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('cache-control')).toBe('no-store');
       const csp = res.headers.get('content-security-policy') ?? '';
       for (const directive of [
         "default-src 'none'",

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { injectable } from 'inversify';
 import type { TokenSecrets } from '../../application/ports/token-secrets.js';
 
@@ -14,5 +14,15 @@ export class CryptoTokenSecrets implements TokenSecrets {
 
   hash(secret: string): string {
     return createHash('sha256').update(secret, 'utf8').digest('hex');
+  }
+
+  mac(key: string, message: string): string {
+    return createHmac('sha256', key).update(message, 'utf8').digest('base64url');
+  }
+
+  macMatches(key: string, message: string, mac: string): boolean {
+    const expected = Buffer.from(this.mac(key, message));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

@@ -30,11 +30,13 @@ const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'
 
 /**
  * API answers are about one caller (their files, their tokens, a share they unlocked): no cache, shared or private,
- * keeps them, unless the route chose its own policy (stored bytes revalidate; the reference page is public).
+ * keeps them, unless the route chose its own policy (stored bytes revalidate; the reference page is public). The
+ * same holds below a share's page (/s/{id}/...: its unlock, listings and their errors).
  */
 const noStore: Koa.Middleware = async (ctx, next) => {
   await next();
-  if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
+  const personal = ctx.path.startsWith('/api/') || ctx.path.startsWith('/s/');
+  if (personal && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
 };
 
 /** The Koa application serving the whole API on top of the core. */

@@ -8,7 +8,9 @@ import { collectionViewOf } from './collection-views.js';
 type Port = Core['getCollection'];
 
 export class GetCollection implements Port {
-  constructor(private readonly p: Pick<Ports, 'collections' | 'files' | 'shares' | 'hasher' | 'throttle' | 'clock'>) {}
+  constructor(
+    private readonly p: Pick<Ports, 'collections' | 'files' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>,
+  ) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {
     const collection = await this.p.collections.findById(id);

@@ -8,7 +8,10 @@ type Port = Core['getFile'];
 
 export class GetFile implements Port {
   constructor(
-    private readonly p: Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'clock'>,
+    private readonly p: Pick<
+      Ports,
+      'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'
+    >,
   ) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {

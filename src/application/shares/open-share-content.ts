@@ -14,14 +14,17 @@ type Port = Core['openShareContent'];
  */
 export class OpenShareContent implements Port {
   constructor(
-    private readonly p: Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs' | 'clock'>,
+    private readonly p: Pick<
+      Ports,
+      'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs' | 'clock' | 'secrets'
+    >,
   ) {}
 
-  async execute({ actor, id, password, client }: Parameters<Port['execute']>[0]): Promise<FileContent> {
-    const share = await findShare(this.p, id, client);
+  async execute({ actor, id, ...key }: Parameters<Port['execute']>[0]): Promise<FileContent> {
+    const share = await findShare(this.p, id, key.client);
     assertActive(this.p, share, actor);
-    await unlockShare(this.p, share, { password, client }, actor);
-    return countingDownloads(this.p, await this.content(share), share, actor);
+    await unlockShare(this.p, share, key, actor);
+    return countingDownloads(this.p, await this.content(share), share, actor, key);
   }
 
   private async content(share: Share): Promise<FileContent> {

@@ -1,50 +1,32 @@
-import { useState } from 'preact/hooks';
-import { contentUrl, downloadWithPassword } from '../api.js';
+import { archiveUrl, fileUrl } from './share-api.js';
 
 interface Props {
   shareId: string;
+  /** A file inside a shared folder or collection; null for the shared file itself. */
+  fileId: string | null;
   name: string;
-  password: string | null;
+  label?: string;
 }
 
 /**
- * Download: a plain link when the share is open; with a password, a fetch that sends it as a header (a link cannot)
- * and saves the bytes from memory.
+ * A plain link: an unlocked share's grant cookie goes with it, so a protected share downloads the same way as an
+ * open one, streamed by the browser to disk (nothing held in the page's memory).
  */
-export function FileActions({ shareId, name, password }: Props) {
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState('');
+export function DownloadLink({ shareId, fileId, name, label = 'Download' }: Props) {
+  return (
+    <a class="button" href={fileUrl(shareId, fileId, 'download')} download={name}>
+      {label}
+    </a>
+  );
+}
 
-  if (password === null) {
-    return (
-      <div class="actions">
-        <a class="button" href={contentUrl(shareId)} download={name}>
-          Download
-        </a>
-      </div>
-    );
-  }
-
-  const download = async () => {
-    setBusy(true);
-    setProblem('');
-    try {
-      await downloadWithPassword(shareId, password, name);
-    } catch (err) {
-      setProblem(err instanceof Error ? err.message : 'The download failed.');
-    } finally {
-      setBusy(false);
-    }
-  };
-
+/** The whole folder or collection as one .zip, streamed by the server as it is built (counts one download). */
+export function ZipLink({ shareId }: { shareId: string }) {
   return (
     <div class="actions">
-      <button type="button" class="button" onClick={download} disabled={busy}>
-        {busy ? 'Downloading…' : 'Download'}
-      </button>
-      <p class="problem" role="alert">
-        {problem}
-      </p>
+      <a class="button" href={archiveUrl(shareId)} download>
+        Download all (.zip)
+      </a>
     </div>
   );
 }

@@ -1,10 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
-import { contentUrl } from '../api.js';
+import { CodeView } from './code-view.js';
+import { languageOf } from './languages.js';
+import { fileUrl } from './share-api.js';
 
 interface Props {
   shareId: string;
   content: string;
-  password: string | null;
+  type: string;
 }
 
 /** Selects the paste's text so the visitor can copy it by hand when the clipboard is out of reach (plain HTTP). */
@@ -16,8 +18,8 @@ function select(element: HTMLElement): void {
   selection?.addRange(range);
 }
 
-/** A paste's text, as text: Preact sets it as a text node, so markup in it stays characters on the screen. */
-export function PasteView({ shareId, content, password }: Props) {
+/** A paste's text, coloured by its type, with Copy and Raw (the text alone, as text/plain). */
+export function PasteView({ shareId, content, type }: Props) {
   const [status, setStatus] = useState('');
   const text = useRef<HTMLElement>(null);
 
@@ -37,18 +39,14 @@ export function PasteView({ shareId, content, password }: Props) {
         <button type="button" class="button" onClick={copy}>
           Copy
         </button>
-        {password === null && (
-          <a class="button secondary" href={contentUrl(shareId)}>
-            Raw
-          </a>
-        )}
+        <a class="button secondary" href={fileUrl(shareId, null, 'download')}>
+          Raw
+        </a>
         <span class="status" role="status">
           {status}
         </span>
       </div>
-      <pre class="paste" tabIndex={0} aria-label="Paste content">
-        <code ref={text}>{content}</code>
-      </pre>
+      <CodeView text={content} language={languageOf(type)} label="Paste content" codeRef={text} />
     </>
   );
 }

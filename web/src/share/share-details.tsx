@@ -2,13 +2,17 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ShareView } from '../api.js';
 import { formatCount, formatDate, formatSize } from '../format.js';
-import { FileActions } from './file-actions.js';
+import { CollectionGrid } from './collection-grid.js';
+import { DownloadLink } from './file-actions.js';
+import { FolderBrowser } from './folder-browser.js';
 import { PasteView } from './paste-view.js';
+import { PreviewSlot } from './preview.js';
+import { fileUrl } from './share-api.js';
 
 interface Props {
   share: ShareView;
-  /** The password that opened the share; downloads need it again. */
-  password: string | null;
+  /** The share was just unlocked in this page: focus moves to it. */
+  unlocked: boolean;
 }
 
 const KIND_LABEL: Record<ShareView['type'], string> = {
@@ -40,15 +44,17 @@ function Size({ size }: { size: string }) {
 }
 
 /** What a share holds, every name and text shown as text. */
-export function ShareDetails({ share, password }: Props) {
+export function ShareDetails({ share, unlocked }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const name = share.file?.name ?? share.paste?.name ?? share.folder?.name ?? share.collection?.name ?? 'Share';
 
   useEffect(() => {
     document.title = `${name} · Coffer`;
     // After a password opened it, the share replaces the form: move focus to what appeared.
-    if (password !== null) heading.current?.focus();
-  }, [name, password]);
+    if (unlocked) heading.current?.focus();
+  }, [name, unlocked]);
+  // Loading bytes for a preview uses a download only where downloads are limited.
+  const costly = share.maxDownloads !== null;
 
   return (
     <article class="card" aria-labelledby="share-title">
@@ -65,19 +71,23 @@ export function ShareDetails({ share, password }: Props) {
         {share.file && <Fact term="Type">{share.file.mime}</Fact>}
         {share.paste && <Fact term="Language">{share.paste.type}</Fact>}
         {share.folder && <Fact term="Contents">{folderContents(share.folder)}</Fact>}
-        {share.collection && (
-          <Fact term="Contents">{formatCount(share.collection.fileCount, 'file', 'files')}</Fact>
-        )}
+        {share.collection && <Fact term="Contents">{formatCount(share.collection.fileCount, 'file', 'files')}</Fact>}
         <Fact term="Shared by">{share.owner.username}</Fact>
         <Fact term="Shared on">
           <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>
         </Fact>
       </dl>
-      {share.file && <FileActions shareId={share.id} name={share.file.name} password={password} />}
-      {share.paste && <PasteView shareId={share.id} content={share.paste.content} password={password} />}
-      {(share.folder ?? share.collection) && (
-        <p class="note">Browsing and downloading its files from this page is not available yet.</p>
+      {share.file && (
+        <>
+          <div class="actions">
+            <DownloadLink shareId={share.id} fileId={null} name={share.file.name} />
+          </div>
+          <PreviewSlot src={fileUrl(share.id, null, 'preview')} file={share.file} costly={costly} />
+        </>
       )}
+      {share.paste && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}
+      {share.folder && <FolderBrowser shareId={share.id} folderId={share.folder.id} costly={costly} />}
+      {share.collection && <CollectionGrid shareId={share.id} collectionId={share.collection.id} costly={costly} />}
     </article>
   );
 }

@@ -1,62 +1,68 @@
-import { useEffect, useState } from 'preact/hooks';
-import { fetchShare, type ShareResult, type ShareView } from '../api.js';
+import { useState } from 'preact/hooks';
+import type { PageData, ShareView } from '../api.js';
 import { Message } from '../message.js';
 import { PasswordForm, type LockProblem } from './password-form.js';
 import { ShareDetails } from './share-details.js';
+import { readPageData, unlock } from './share-api.js';
 
 type View =
-  | { kind: 'loading' }
-  | { kind: 'share'; share: ShareView; password: string | null }
+  | { kind: 'share'; share: ShareView; unlocked: boolean }
   | { kind: 'locked'; problem: LockProblem | null; checking: boolean }
+  | { kind: 'gone' }
   | { kind: 'not-found' }
   | { kind: 'throttled'; retryAfter: number }
   | { kind: 'failed'; message: string };
 
-/** The page's view after reading the share, with `password` the one just tried (null: none). */
-function viewOf(result: ShareResult, password: string | null): View {
-  switch (result.kind) {
-    case 'ok':
-      return { kind: 'share', share: result.share, password };
-    case 'password':
-      return { kind: 'locked', problem: result.reason === 'invalid' ? 'invalid' : null, checking: false };
-    case 'throttled':
-      if (password === null) return { kind: 'throttled', retryAfter: result.retryAfter };
-      return { kind: 'locked', problem: { retryAfter: result.retryAfter }, checking: false };
+function initialView(data: PageData): View {
+  switch (data.state) {
+    case 'open':
+      return { kind: 'share', share: data.share, unlocked: false };
+    case 'locked':
+      return { kind: 'locked', problem: null, checking: false };
+    case 'gone':
+      return { kind: 'gone' };
     case 'not-found':
       return { kind: 'not-found' };
-    case 'failed':
-      return { kind: 'failed', message: result.message };
+    case 'throttled':
+      return { kind: 'throttled', retryAfter: data.retryAfter };
   }
 }
 
-/** `/s/{id}`: reads the share once (one view), asks for its password when it has one, then shows what it holds. */
+/**
+ * `/s/{id}`: the server already read the share (one view) and wrote what it found into the page; a protected share
+ * asks for its password, which is posted once and answered with a grant for this share's links.
+ */
 export function SharePage({ id }: { id: string }) {
-  const [view, setView] = useState<View>({ kind: 'loading' });
+  const [view, setView] = useState<View>(() => initialView(readPageData()));
 
-  useEffect(() => {
-    let live = true;
-    void fetchShare(id, null).then((result) => live && setView(viewOf(result, null)));
-    return () => {
-      live = false;
-    };
-  }, [id]);
-
-  const unlock = async (password: string) => {
+  const submit = async (password: string) => {
     setView({ kind: 'locked', problem: null, checking: true });
-    setView(viewOf(await fetchShare(id, password), password));
+    const result = await unlock(id, password);
+    switch (result.kind) {
+      case 'ok':
+        return setView({ kind: 'share', share: result.share, unlocked: true });
+      case 'invalid':
+        return setView({ kind: 'locked', problem: 'invalid', checking: false });
+      case 'throttled':
+        return setView({ kind: 'locked', problem: { retryAfter: result.retryAfter }, checking: false });
+      case 'gone':
+        return setView({ kind: 'gone' });
+      case 'failed':
+        return setView({ kind: 'failed', message: result.message });
+    }
   };
 
   switch (view.kind) {
-    case 'loading':
-      return (
-        <p class="loading" role="status">
-          Opening the share…
-        </p>
-      );
     case 'share':
-      return <ShareDetails share={view.share} password={view.password} />;
+      return <ShareDetails share={view.share} unlocked={view.unlocked} />;
     case 'locked':
-      return <PasswordForm problem={view.problem} checking={view.checking} onSubmit={unlock} />;
+      return <PasswordForm problem={view.problem} checking={view.checking} onSubmit={submit} />;
+    case 'gone':
+      return (
+        <Message title="This share is no longer available">
+          It has expired, or it was opened or downloaded as many times as its owner allowed.
+        </Message>
+      );
     case 'not-found':
       return (
         <Message title="Share not found">

@@ -30,6 +30,7 @@ const TOKEN_TYPES: Record<Access, string[]> = {
   'session-or-uploader': ['session', 'uploader'],
   admin: ['session (admin)'],
   'session-or-share': ['session'],
+  'share-page': [],
 };
 
 const ACCESS_TEXT: Record<Access, string> = {
@@ -38,11 +39,15 @@ const ACCESS_TEXT: Record<Access, string> = {
   'session-or-uploader': 'A session token or an uploader (API) token.',
   admin: "An admin's session token.",
   'session-or-share': 'A session token, or instead `X-Share-Id` (and `X-Share-Password`) of a share that reaches it.',
+  'share-page':
+    'Public. A protected share opens with the grant cookie `coffer_share` that POST /s/{id}/unlock set; ' +
+    'no password travels with these requests. Link-preview bots (by User-Agent) count nothing.',
 };
 
 function security(access: Access): Json[] {
   if (access === 'public') return [{}, { token: [] }];
   if (access === 'session-or-share') return [{ token: [] }, {}];
+  if (access === 'share-page') return [{}, { shareGrant: [] }];
   return [{ token: [] }];
 }
 
@@ -125,6 +130,13 @@ function success(answer: Answer, op: Operation): Json {
     const list = answer.schema.endsWith('[]');
     const schema = ref(answer.schema.replace('[]', ''));
     out['content'] = { 'application/json': { schema: list ? { type: 'array', items: schema } : schema } };
+    if (answer.headers) {
+      const named = Object.entries(answer.headers).map(([name, description]) => [
+        name,
+        { description, schema: { type: 'string' } },
+      ]);
+      out['headers'] = Object.fromEntries(named);
+    }
   } else if (answer.body === 'bytes') {
     out['content'] = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
     out['headers'] = {
@@ -132,6 +144,9 @@ function success(answer: Answer, op: Operation): Json {
       'Content-Range': { description: 'On 206', schema: { type: 'string' } },
       'Content-Disposition': { schema: { type: 'string' } },
     };
+  } else if (answer.body === 'zip') {
+    out['content'] = { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } };
+    out['headers'] = { 'Content-Disposition': { schema: { type: 'string' } } };
   } else if (answer.body === 'html') {
     out['content'] = { 'text/html': { schema: { type: 'string' } } };
   } else if (answer.body === 'asset') {
@@ -165,7 +180,8 @@ function failure(status: number): Json {
 function operation(op: Operation): Json {
   const responses: Json = {};
   for (const answer of op.ok) responses[String(answer.status)] = success(answer, op);
-  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b)) responses[String(status)] = failure(status);
+  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b))
+    responses[String(status)] = failure(status);
   const out: Json = {
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(\w)?/g, (_, c?: string) => (c ?? '').toUpperCase())}`,
     tags: [op.tag],
@@ -207,6 +223,12 @@ export function buildOpenApiDocument({ web }: DocumentOptions): Json {
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
+        shareGrant: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'coffer_share',
+          description: 'The grant POST /s/{id}/unlock sets for one protected share (docs/API.md, Share pages).',
+        },
         token: {
           type: 'apiKey',
           in: 'header',

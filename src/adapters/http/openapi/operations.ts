@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { pageQuery } from '../paging.js';
+import { previewQuery, unlockBody } from '../routes/share-page.js';
 import { UPLOAD_FORM } from '../upload.js';
 import * as body from '../validation.js';
 
@@ -14,10 +15,19 @@ export type Access =
   /** An admin's session token. */
   | 'admin'
   /** A session token, or instead of one `X-Share-Id` (and `X-Share-Password`) of a share that reaches the item. */
-  | 'session-or-share';
+  | 'session-or-share'
+  /** A share's page and what it loads: public; a protected share wants the grant cookie its unlock set. */
+  | 'share-page';
 
 /** A response: a component's name, bytes of a stored item, an HTML page, or nothing. */
-export type Answer = { status: number; description: string; schema?: string; body?: 'bytes' | 'html' | 'asset' };
+export type Answer = {
+  status: number;
+  description: string;
+  schema?: string;
+  body?: 'bytes' | 'html' | 'asset' | 'zip';
+  /** Response headers worth naming, with what they carry. */
+  headers?: Record<string, string>;
+};
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -42,6 +52,14 @@ const BYTES_OK: Answer[] = [
   { status: 206, description: 'One range of the content (`Content-Range`)', body: 'bytes' },
   { status: 304, description: 'Not modified (`If-None-Match` / `If-Modified-Since`)' },
 ];
+const PAGE_OK: Answer[] = [
+  { status: 200, description: 'The page: an open share, or the password form of a protected one', body: 'html' },
+  { status: 404, description: 'The page saying the share does not exist', body: 'html' },
+  { status: 410, description: 'The page saying the share expired or reached a maximum', body: 'html' },
+  { status: 429, description: 'The page saying to wait (`Retry-After`): too many unknown ids', body: 'html' },
+];
+const GRANT = 'The grant for this share only: `coffer_share`, Path=/s/{id}, HttpOnly, SameSite=Strict, Max-Age';
+const PAGE_READ = [400, 401, 404, 410, 429];
 const one = (schema: string, status = 200, description = schema): Answer[] => [{ status, description, schema }];
 const none: Answer[] = [{ status: 204, description: 'Done; no body' }];
 const owned = [400, 401, 403, 404];
@@ -108,5 +126,11 @@ export const OPERATIONS: Operation[] = [
   { method: 'delete', path: '/api/admin/users/{id}', tag: 'admin', summary: 'Delete a user and all their data', access: 'admin', ok: none, errors: [...owned, 409] },
 
   { method: 'get', path: '/assets/{name}', tag: 'web', summary: 'An asset of the web front end', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }], errors: [404], web: true },
-  { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share (the front end\'s shell)', access: 'public', ok: [{ status: 200, description: 'HTML', body: 'html' }, { status: 304, description: 'Not modified' }], errors: [503], web: true },
+  { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share, its state as status, its card tags (counts a view)', access: 'share-page', ok: PAGE_OK, errors: [503], web: true },
+  { method: 'post', path: '/s/{id}/unlock', tag: 'web', summary: 'Unlock a protected share for its page: the share (counts a view) and a grant cookie', access: 'public', json: unlockBody, ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }], errors: [400, 401, 404, 410, 413, 429], web: true },
+  { method: 'get', path: '/s/{id}/content', tag: 'web', summary: 'The shared file or paste: preview (?preview=1) or download', access: 'share-page', query: previewQuery, ok: BYTES_OK, errors: [...PAGE_READ, 416], web: true },
+  { method: 'get', path: '/s/{id}/files/{fileId}', tag: 'web', summary: 'A file inside a shared folder or collection', access: 'share-page', query: previewQuery, ok: BYTES_OK, errors: [...PAGE_READ, 416], web: true },
+  { method: 'get', path: '/s/{id}/folders/{folderId}', tag: 'web', summary: 'A folder inside a shared folder, with its subtree', access: 'share-page', ok: one('Folder'), errors: PAGE_READ, web: true },
+  { method: 'get', path: '/s/{id}/collections/{collectionId}', tag: 'web', summary: 'The shared collection', access: 'share-page', ok: one('Collection'), errors: PAGE_READ, web: true },
+  { method: 'get', path: '/s/{id}/archive', tag: 'web', summary: 'A shared folder or collection as one .zip, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },
 ];

@@ -1,14 +1,15 @@
-import { DomainError } from '../../../domain/index.js';
 import { sendWebFile } from '../web/send-web-file.js';
 import { loadWebAssets } from '../web/web-assets.js';
-import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../web/web-headers.js';
+import { ASSET_HEADERS, IMMUTABLE } from '../web/web-headers.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
+import { sharePageRoutes } from './share-page.js';
 
 /**
- * The browser front end (web/dist, built by Vite): its hashed assets, and the HTML shell of the pages it renders.
- * The shell of /s/{id} is the same for every id: the page itself asks the API about the share.
+ * The browser front end (web/dist, built by Vite): its hashed assets, and the pages rendered from its HTML shell
+ * (share-page.ts). Without a build the API still serves share content; the pages answer unavailable.
  */
-export function webRoutes(router: AppRouter, { options }: RouteDeps): void {
+export function webRoutes(router: AppRouter, deps: RouteDeps): void {
+  const { options } = deps;
   if (!options.webDir) return;
   const web = loadWebAssets(options.webDir);
   if (!web) options.logger.warn({ dir: options.webDir }, 'the web front end is not built: run npm run build:web');
@@ -20,8 +21,5 @@ export function webRoutes(router: AppRouter, { options }: RouteDeps): void {
     sendWebFile(ctx, file, { ...ASSET_HEADERS, 'Cache-Control': cache });
   });
 
-  router.get('/s/:id', (ctx) => {
-    if (!web) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
-    sendWebFile(ctx, web.shell, PAGE_HEADERS);
-  });
+  sharePageRoutes(router, deps, () => web);
 }

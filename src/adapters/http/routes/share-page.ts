@@ -1,0 +1,119 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { ShareKey } from '../../../application/contract.js';
+import { DomainError, isDomainError } from '../../../domain/index.js';
+import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
+import { publicBase, shareUrl } from '../public-url.js';
+import { sendArchive } from '../send-archive.js';
+import { sendContent } from '../send-content.js';
+import { parse, parseId } from '../validation.js';
+import { grantCookie, setGrantCookie } from '../web/grant-cookie.js';
+import { isLinkPreviewBot } from '../web/link-preview-bots.js';
+import type { PageData } from '../web/page-data.js';
+import { sendPage } from '../web/send-page.js';
+import type { WebAssets } from '../web/web-assets.js';
+import type { AppRouter, RouteDeps } from './route-deps.js';
+
+export const unlockBody = z.strictObject({ password: z.string() });
+/** `preview=1`: the page shows the bytes inline as part of its visit (ShareKey.preview). */
+export const previewQuery = z.object({ preview: z.literal('1').optional() });
+
+const STATUS: Record<PageData['state'], number> = {
+  open: 200,
+  locked: 200,
+  'not-found': 404,
+  gone: 410,
+  throttled: 429,
+};
+
+/** What reading the share for its page came to; anything unexpected is not a page state and is thrown on. */
+function pageDataOf(err: unknown): PageData {
+  if (!isDomainError(err)) throw err;
+  switch (err.code) {
+    case 'share_password_required':
+    case 'share_password_invalid':
+      return { state: 'locked' };
+    case 'not_found':
+    case 'bad_request':
+      return { state: 'not-found' };
+    case 'gone':
+      return { state: 'gone' };
+    case 'rate_limited':
+      return { state: 'throttled', retryAfter: Number(err.details?.['retryAfter'] ?? 60) };
+    default:
+      throw err;
+  }
+}
+
+/**
+ * The share's page and everything it loads, all below /s/{id} so the unlock grant's cookie (scoped to that path)
+ * goes with each plain link: previews, downloads, ranges and the archive. A visit counts one view when the page is
+ * answered (or, for a protected share, when it is unlocked); previews count nothing more (ShareKey.preview).
+ */
+export function sharePageRoutes(router: AppRouter, { core, auth, options }: RouteDeps, web: () => WebAssets | null) {
+  const base = (ctx: Context) => publicBase(ctx, options.publicUrl, options.trustProxy);
+  const keyOf = (ctx: Context, id: string): ShareKey => ({
+    id,
+    password: null,
+    grant: grantCookie(ctx),
+    client: auth.client(ctx),
+    peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
+    preview: parse(previewQuery, ctx.query).preview === '1',
+  });
+
+  router.get('/s/:id', async (ctx) => {
+    const assets = web();
+    if (!assets) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
+    const raw = ctx.params.id ?? '';
+    const url = shareUrl(base(ctx), raw);
+    let data: PageData;
+    try {
+      const id = parseId(raw);
+      const share = await core.getShare.execute({ actor: null, ...keyOf(ctx, id) });
+      data = { state: 'open', share: { ...share, url } };
+    } catch (err) {
+      data = pageDataOf(err);
+    }
+    if (data.state === 'throttled') ctx.set('Retry-After', String(Math.ceil(data.retryAfter)));
+    sendPage(ctx, STATUS[data.state], assets.shell, data, url);
+  });
+
+  router.post('/s/:id/unlock', jsonBody(AUTH_JSON_LIMIT), async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const { password } = parse(unlockBody, ctx.request.body);
+    const key = { ...keyOf(ctx, id), password, grant: null, peek: false };
+    const { share, grant } = await core.unlockShare.execute({ actor: null, ...key });
+    if (grant) setGrantCookie(ctx, id, grant, base(ctx).startsWith('https:'));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { ...share, url: shareUrl(base(ctx), id) };
+  });
+
+  router.get('/s/:id/content', async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
+    await sendContent(ctx, content);
+  });
+
+  router.get('/s/:id/files/:fileId', async (ctx) => {
+    const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
+    await sendContent(ctx, await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) }));
+  });
+
+  router.get('/s/:id/folders/:folderId', async (ctx) => {
+    const access = { actor: null, share: keyOf(ctx, parseId(ctx.params.id)) };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await core.getFolder.execute({ access, id: parseId(ctx.params.folderId) });
+  });
+
+  router.get('/s/:id/collections/:collectionId', async (ctx) => {
+    const access = { actor: null, share: keyOf(ctx, parseId(ctx.params.id)) };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await core.getCollection.execute({ access, id: parseId(ctx.params.collectionId) });
+  });
+
+  router.get('/s/:id/archive', async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    const archive = await core.openShareArchive.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
+    sendArchive(ctx, archive);
+  });
+}

@@ -1,0 +1,27 @@
+import type { Context } from 'koa';
+import type { ShareGrant } from '../../../application/shares/share-grant.js';
+
+const NAME = 'coffer_share';
+// What a grant looks like (share-grant.ts); anything else in the cookie is ignored rather than passed on.
+const VALUE = /^[0-9a-z]{1,12}\.[A-Za-z0-9_-]{1,64}$/;
+
+const pathOf = (shareId: string) => `/s/${encodeURIComponent(shareId)}`;
+
+/**
+ * The grant travels in a cookie scoped to the share's own page and the routes below it: HttpOnly (no script reads
+ * it), SameSite=Strict (no other site's page can use it), Secure whenever the service is reached over HTTPS.
+ */
+export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant, secure: boolean): void {
+  const attributes = [`Path=${pathOf(shareId)}`, `Max-Age=${grant.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+  if (secure) attributes.push('Secure');
+  ctx.append('Set-Cookie', [`${NAME}=${grant.value}`, ...attributes].join('; '));
+}
+
+/** The grant the browser sent along; the most specific path comes first when several match. */
+export function grantCookie(ctx: Context): string | null {
+  for (const pair of ctx.get('Cookie').split(';')) {
+    const [name, value = ''] = pair.trim().split('=', 2);
+    if (name === NAME && VALUE.test(value)) return value;
+  }
+  return null;
+}

@@ -1,0 +1,66 @@
+import { errorBody, retryAfterOf, type PageData, type PageShare } from '../api.js';
+import type { CollectionView, FolderView } from '../../../src/application/views.js';
+
+export type { CollectionView, FolderView };
+
+/** Everything a share's page loads lives below its own path, where the unlock cookie goes along. */
+export const pagePath = (id: string) => `/s/${encodeURIComponent(id)}`;
+
+/** A file's bytes: the shared file itself, or one inside a shared folder or collection. */
+export function fileUrl(shareId: string, fileId: string | null, use: 'preview' | 'download'): string {
+  const path =
+    fileId === null ? `${pagePath(shareId)}/content` : `${pagePath(shareId)}/files/${encodeURIComponent(fileId)}`;
+  return use === 'preview' ? `${path}?preview=1` : path;
+}
+
+export const archiveUrl = (shareId: string) => `${pagePath(shareId)}/archive`;
+
+/** The data block the server wrote into the page: the share's state, and the share itself when it is open. */
+export function readPageData(): PageData {
+  const block = document.getElementById('page-data');
+  try {
+    return JSON.parse(block?.textContent ?? '') as PageData;
+  } catch {
+    return { state: 'not-found' };
+  }
+}
+
+export type UnlockResult =
+  | { kind: 'ok'; share: PageShare }
+  | { kind: 'invalid' }
+  | { kind: 'throttled'; retryAfter: number }
+  | { kind: 'gone' }
+  | { kind: 'failed'; message: string };
+
+/** Sends the password in a POST body (never in an address); the answer sets the grant cookie for this share only. */
+export async function unlock(id: string, password: string): Promise<UnlockResult> {
+  let res: Response;
+  try {
+    res = await fetch(`${pagePath(id)}/unlock`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ password }),
+      cache: 'no-store',
+    });
+  } catch {
+    return { kind: 'failed', message: 'The server could not be reached. Check your connection and try again.' };
+  }
+  if (res.ok) return { kind: 'ok', share: (await res.json()) as PageShare };
+  const body = await errorBody(res);
+  if (res.status === 429) return { kind: 'throttled', retryAfter: retryAfterOf(res, body) };
+  if (res.status === 401) return { kind: 'invalid' };
+  if (res.status === 410 || res.status === 404) return { kind: 'gone' };
+  return { kind: 'failed', message: body.message ?? `The server answered ${res.status}.` };
+}
+
+/** A folder inside the share with everything below it, or a collection's files; counts nothing. */
+export async function loadJson<T>(path: string): Promise<T> {
+  const res = await fetch(path, { cache: 'no-store' });
+  if (!res.ok) throw new Error((await errorBody(res)).message ?? `The server answered ${res.status}.`);
+  return (await res.json()) as T;
+}
+
+export const folderPath = (shareId: string, folderId: string) =>
+  `${pagePath(shareId)}/folders/${encodeURIComponent(folderId)}`;
+export const collectionPath = (shareId: string, collectionId: string) =>
+  `${pagePath(shareId)}/collections/${encodeURIComponent(collectionId)}`;
