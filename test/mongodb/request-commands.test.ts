@@ -45,6 +45,7 @@ async function monitored(uri: string, env: Env): Promise<Monitored> {
     commandsOf: async (method, path, options) => {
       seen = [];
       const reply = await request(method, path, options);
+      // SHOW_COMMANDS=1 prints every counted request's commands: how docs/BENCHMARKS.md's table is taken.
       if (process.env.SHOW_COMMANDS) console.log(method, path, reply.status, seen.length, seen.join('; '));
       return { status: reply.status, commands: seen };
     },
