@@ -93,6 +93,25 @@ describe('/s/{id}: the page knows the share when it answers', () => {
     expect(cardTags(bot.text).has('og:image')).toBe(false);
   });
 
+  it("the owner's own visits, signed in in this browser, count nothing, even once the share has ended", async () => {
+    const id = await shareFile('owner bytes', 'mine.txt', 'text/plain', { maxViews: 1 });
+    const own = { 'x-coffer-csrf': '1', origin: t.url, 'sec-fetch-site': 'same-origin' };
+    const session = await t.request('POST', '/api/auth/session', {
+      json: { username: 'alice', password: 'alice-password' },
+      headers: own,
+    });
+    expect(session.status).toBe(200);
+    const cookie = (session.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    const navigation = { cookie, 'sec-fetch-site': 'same-origin', 'User-Agent': BROWSER };
+    expect((await t.request('GET', `/s/${id}`, { headers: navigation })).status).toBe(200);
+    expect(await counts(id)).toEqual({ views: 0, downloads: 0 });
+    // A stranger's visit uses the one view; the owner still sees the page, as the API lets them see the share.
+    expect((await t.request('GET', `/s/${id}`, { headers: { 'User-Agent': BROWSER } })).status).toBe(200);
+    expect((await t.request('GET', `/s/${id}`, { headers: { 'User-Agent': BROWSER } })).status).toBe(410);
+    expect((await t.request('GET', `/s/${id}`, { headers: navigation })).status).toBe(200);
+    expect(await counts(id)).toEqual({ views: 1, downloads: 0 });
+  });
+
   it('previews count no download on a share without a download maximum; the Download link does', async () => {
     const id = await shareFile('hello', 'a.txt', 'text/plain');
     await t.request('GET', `/s/${id}`);

@@ -69,7 +69,8 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
     let data: PageData;
     try {
       const id = parseId(raw);
-      const share = await core.getShare.execute({ actor: null, ...keyOf(ctx, id) });
+      // The owner's own visit (their browser session, sent on a same-origin navigation) counts nothing.
+      const share = await core.getShare.execute({ actor: await auth.optionalActor(ctx), ...keyOf(ctx, id) });
       data = { state: 'open', share: { ...share, url } };
     } catch (err) {
       data = pageDataOf(err);
