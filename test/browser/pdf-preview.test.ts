@@ -78,6 +78,20 @@ describe.skipIf(!chromiumFound)('the PDF preview in Chromium', () => {
     assertClean();
   });
 
+  it('a protected PDF previews once unlocked: the frame is a plain same-origin link that carries the grant', async () => {
+    const id = await share('file', await upload(onePagePdf(TEXT), 'secret.pdf', 'application/pdf'), {
+      password: 'correct horse',
+    });
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    expect(await page.locator('main iframe').count()).toBe(0);
+    const field = page.getByLabel('Password');
+    await field.fill('correct horse');
+    await field.press('Enter');
+    await viewerFrames(page, `/s/${id}/content?preview=1`);
+    assertClean();
+  });
+
   it('on a share with a download maximum the PDF loads only when asked, as every preview does', async () => {
     const id = await share('file', await upload(onePagePdf(TEXT), 'once.pdf', 'application/pdf'), {
       maxDownloads: 2,
