@@ -5715,6 +5715,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5728,6 +5734,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5737,6 +5749,12 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5842,6 +5860,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +5879,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5864,6 +5894,12 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
