@@ -44,6 +44,7 @@ describe('the web front end over HTTP', () => {
         "script-src 'self'",
         "style-src 'self'",
         "connect-src 'self'",
+        "frame-src 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
         "form-action 'none'",
@@ -52,6 +53,8 @@ describe('the web front end over HTTP', () => {
         expect(csp.split('; ')).toContain(directive);
       }
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:|data:/);
+      // Frames only for our own PDF previews; no plugin element, no worker from anywhere.
+      expect(csp).not.toMatch(/object-src|child-src|worker-src/);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res.headers.get('x-frame-options')).toBe('DENY');

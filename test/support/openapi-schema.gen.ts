@@ -6155,6 +6155,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +6174,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +6189,12 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6282,6 +6300,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,6 +6319,12 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6304,6 +6334,12 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
+                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    "Content-Security-Policy"?: string;
+                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
+                    "X-Frame-Options"?: string;
+                    /** @description `nosniff` */
+                    "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

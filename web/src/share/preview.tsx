@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { dispositionFor } from '../../../src/domain/file.js';
 import { CodeView } from './code-view.js';
 import { languageOfFile } from './languages.js';
 
@@ -14,14 +15,22 @@ const TEXT = /^(text\/[a-z0-9.+-]+|application\/(json|javascript|ecmascript|xml|
 // How much of a text file the preview reads: enough to see what it is.
 const TEXT_PREVIEW_BYTES = 256 * 1024;
 
-export type PreviewKind = 'image' | 'video' | 'audio' | 'text' | null;
+export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'text' | null;
+
+/**
+ * The server frames a PDF only when it would serve it inline (a passive name) and the page asks for a preview; a
+ * PDF with an active name stays a download, so the page offers no frame that would only start one.
+ */
+const isFramedPdf = (file: PreviewFile) =>
+  file.mime === 'application/pdf' && dispositionFor(file.mime, file.name) === 'inline';
 
 /**
  * How a file can be shown in the page. Active content (HTML, SVG, scripts) is only ever shown as its source text,
- * never rendered; PDF is offered for download (see docs/SECURITY.md: no frames or plugins under the page's CSP).
+ * never rendered; a PDF opens in the browser's own viewer, in a frame (see docs/SECURITY.md, "Previews").
  */
 export function previewKind(file: PreviewFile): PreviewKind {
   if (IMAGE.test(file.mime)) return 'image';
+  if (isFramedPdf(file)) return 'pdf';
   if (file.mime.startsWith('video/')) return 'video';
   if (file.mime.startsWith('audio/')) return 'audio';
   if (TEXT.test(file.mime) || languageOfFile(file.name, file.mime)) return 'text';
@@ -54,7 +63,7 @@ function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   );
 }
 
-/** The file inline: a picture, a player (seekable: the server answers ranges), or its text. */
+/** The file inline: a picture, a player (seekable: the server answers ranges), a PDF viewer, or its text. */
 export function Preview({ src, file }: { src: string; file: PreviewFile }) {
   switch (previewKind(file)) {
     case 'image':
@@ -63,6 +72,8 @@ export function Preview({ src, file }: { src: string; file: PreviewFile }) {
       return <video class="preview-media" src={src} controls preload="metadata" aria-label={`Video: ${file.name}`} />;
     case 'audio':
       return <audio class="preview-audio" src={src} controls preload="metadata" aria-label={`Audio: ${file.name}`} />;
+    case 'pdf':
+      return <iframe class="preview-pdf" src={src} title={`Preview of ${file.name}`} />;
     case 'text':
       return <TextPreview src={src} file={file} />;
     case null:

@@ -66,6 +66,13 @@ const BYTES_OK: Answer[] = [
   { status: 206, description: 'One range of the content (`Content-Range`)', body: 'bytes' },
   { status: 304, description: 'Not modified (`If-None-Match` / `If-Modified-Since`)' },
 ];
+/** With `?preview=1` a stored application/pdf (passive name) is answered for the page's frame (send-content.ts). */
+const PREVIEW_POLICY = {
+  'Content-Security-Policy': "`sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`",
+  'X-Frame-Options': '`SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise',
+  'X-Content-Type-Options': '`nosniff`',
+};
+const PREVIEW_BYTES_OK: Answer[] = BYTES_OK.map((answer) => ({ ...answer, headers: PREVIEW_POLICY }));
 const PAGE_OK: Answer[] = [
   { status: 200, description: 'The page: an open share, or the password form of a protected one', body: 'html' },
   { status: 404, description: 'The page saying the share does not exist', body: 'html' },
@@ -191,8 +198,8 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/assets/{name}', tag: 'web', summary: 'An asset of the web front end', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }], errors: [404], web: true },
   { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share, its state as status, its card tags (counts a view)', access: 'share-page', ok: PAGE_OK, errors: [503], web: true },
   { method: 'post', path: '/s/{id}/unlock', tag: 'web', summary: 'Unlock a protected share for its page: the share (counts a view) and a grant cookie', access: 'public', json: unlockBody, ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }], errors: [400, 401, 404, 410, 413, 429], web: true },
-  { method: 'get', path: '/s/{id}/content', tag: 'web', summary: 'The shared file or paste: preview (?preview=1) or download', access: 'share-page', query: previewQuery, ok: BYTES_OK, errors: [...PAGE_READ, 416], web: true },
-  { method: 'get', path: '/s/{id}/files/{fileId}', tag: 'web', summary: 'A file inside a shared folder or collection', access: 'share-page', query: previewQuery, ok: BYTES_OK, errors: [...PAGE_READ, 416], web: true },
+  { method: 'get', path: '/s/{id}/content', tag: 'web', summary: 'The shared file or paste: preview (?preview=1) or download', access: 'share-page', query: previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
+  { method: 'get', path: '/s/{id}/files/{fileId}', tag: 'web', summary: 'A file inside a shared folder or collection', access: 'share-page', query: previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
   { method: 'get', path: '/s/{id}/folders/{folderId}', tag: 'web', summary: 'A folder inside a shared folder, with its subtree', access: 'share-page', ok: one('Folder'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/collections/{collectionId}', tag: 'web', summary: 'The shared collection', access: 'share-page', ok: one('Collection'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/archive', tag: 'web', summary: 'A shared folder or collection as one .zip, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },

@@ -17,6 +17,7 @@ import type { AppRouter, RouteDeps } from './route-deps.js';
 export const unlockBody = z.strictObject({ password: z.string() });
 /** `preview=1`: the page shows the bytes inline as part of its visit (ShareKey.preview). */
 export const previewQuery = z.object({ preview: z.literal('1').optional() });
+const isPreview = (ctx: Context) => parse(previewQuery, ctx.query).preview === '1';
 
 const STATUS: Record<PageData['state'], number> = {
   open: 200,
@@ -58,7 +59,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
     grant: grantCookie(ctx),
     client: auth.client(ctx),
     peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
-    preview: parse(previewQuery, ctx.query).preview === '1',
+    preview: isPreview(ctx),
   });
 
   router.get('/s/:id', async (ctx) => {
@@ -92,12 +93,13 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   router.get('/s/:id/content', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
-    await sendContent(ctx, content);
+    await sendContent(ctx, content, { pdfPreview: isPreview(ctx) });
   });
 
   router.get('/s/:id/files/:fileId', async (ctx) => {
     const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
-    await sendContent(ctx, await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) }));
+    const content = await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) });
+    await sendContent(ctx, content, { pdfPreview: isPreview(ctx) });
   });
 
   router.get('/s/:id/folders/:folderId', async (ctx) => {

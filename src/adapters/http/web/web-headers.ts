@@ -1,7 +1,8 @@
 /**
  * The policy of every HTML page. Scripts and styles come only from our own hashed files (no inline script, no
  * eval); the page talks only to its own API; it cannot be framed, cannot change its base URL, and cannot submit a
- * form natively (the password form is sent by fetch, so no password can end up in a URL). Trusted Types make every
+ * form natively (the password form is sent by fetch, so no password can end up in a URL). It frames only our own
+ * PDF previews (frame-src 'self'), which carry a closed policy of their own. Trusted Types make every
  * string-to-HTML sink (innerHTML and friends) throw, so a name or a paste can only ever become text.
  */
 export const PAGE_CSP = [
@@ -10,6 +11,7 @@ export const PAGE_CSP = [
   "style-src 'self'",
   "img-src 'self'",
   "media-src 'self'",
+  "frame-src 'self'",
   "connect-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
