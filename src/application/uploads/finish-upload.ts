@@ -4,21 +4,33 @@ import type { ResumableUploadState } from '../contract.js';
 import { landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
 import { Utf8Check } from '../files/utf8-check.js';
 import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
-import { appendMiss } from './upload-state.js';
+import { checkedParts } from './checked-parts.js';
+import { appendMiss, offsetConflict } from './upload-state.js';
 
 export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock'>;
 
+const keysOf = (parts: readonly UploadPart[]) => parts.map((part) => part.key);
+
 /**
- * Makes the File of a complete upload through the same rules as a single-request upload. The session is taken
- * first, so a termination or expiry racing with this either wins (and gives everything back) or finds nothing, and
+ * Makes the File of a complete upload through the same rules as a single-request upload. Its parts were answered
+ * before their bytes were flushed: they are checked against what is stored (a short part, left by a crash of the
+ * machine, cuts the upload back and fails with 409, so the client resumes from the offset that truly exists) and
+ * made durable together, all before the file can land and be answered. The session is then taken, so a termination or expiry racing with this either wins (and gives everything back) or finds nothing, and
  * the parts are this call's alone to join; a crash after the take leaves a stale hold and orphan bytes, which the
  * sweeps give back.
  */
 export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadSession): Promise<ResumableUploadState> {
+  const checked = await checkedParts(p, session);
+  if (!checked) throw await appendMiss(p, session.id, session.length);
+  if (checked.offset !== checked.length) throw offsetConflict(checked.offset, checked.length);
+  await p.blobs.makeDurable(keysOf(checked.parts));
   const taken = await p.uploads.take(session.id);
   if (!taken) throw await appendMiss(p, session.id, session.length);
   let blob: { key: string; size: number };
   try {
+    const unchecked = keysOf(taken.parts).filter((key) => !keysOf(checked.parts).includes(key));
+    // Only when a cut and new appends slipped in between (parts keys are never reused): those are flushed too.
+    if (unchecked.length > 0) await p.blobs.makeDurable(unchecked);
     blob = await joined(p, taken.parts);
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
