@@ -218,7 +218,7 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       await expectNotFound(store.join([key, GARBAGE_KEYS[0]!]));
     });
 
-    it('writes without flushing when asked, then makes those blobs durable together; an unknown key is not_found', async () => {
+    it('writes unflushed when asked, then makes those blobs durable together; an unknown key is not_found', async () => {
       const store = await make();
       const data = [randomBytes(300_000), randomBytes(17)];
       const written = await Promise.all(data.map((bytes) => store.write(chunked(bytes, 4096), { durable: false })));
@@ -230,7 +230,9 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       const keys = written.map((blob) => blob.key);
       await store.makeDurable(keys);
       await store.makeDurable([]);
-      for (const [i, key] of keys.entries()) expect(digest(await readAll(await store.read(key)))).toBe(digest(data[i]!));
+      for (const [i, key] of keys.entries()) {
+        expect(digest(await readAll(await store.read(key)))).toBe(digest(data[i]!));
+      }
       for (const garbage of GARBAGE_KEYS) await expectNotFound(store.makeDurable([keys[0]!, garbage]));
       await store.delete(keys[1]!);
       await expectNotFound(store.makeDurable(keys));

@@ -318,7 +318,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.settleHold('u1', 'upload')).toEqual({ files: 1 });
       });
 
-      it('gives back part of what a hold holds, from the hold and the counter in one step, never more than held', async () => {
+      it('gives back part of a hold, from the hold and the counter in one step, never more than held', async () => {
         await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
         await counter.reserve('u1', 'storage', 300, 1000, { id: 'upload', at: T0 });
         await counter.reserve('u1', 'storage', 50, 1000);

@@ -67,7 +67,11 @@ export class MongoUploadSessionRepository implements UploadSessionRepository {
     assertCut(seen, keep);
     const kept = seen.slice(0, keep).map((part) => ({ key: part.key, size: part.size }));
     const doc = await this.uploads.findOneAndUpdate(
-      { _id: id, [`parts.${seen.length - 1}.key`]: seen[seen.length - 1]!.key, [`parts.${seen.length}`]: { $exists: false } },
+      {
+        _id: id,
+        [`parts.${seen.length - 1}.key`]: seen[seen.length - 1]!.key,
+        [`parts.${seen.length}`]: { $exists: false },
+      },
       { $set: { parts: kept, offset: kept.reduce((sum, part) => sum + part.size, 0) } },
       { returnDocument: 'after' },
     );
