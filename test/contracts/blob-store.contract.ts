@@ -218,7 +218,7 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       await expectNotFound(store.join([key, GARBAGE_KEYS[0]!]));
     });
 
-    it('writes unflushed when asked, then makes those blobs durable together; an unknown key is not_found', async () => {
+    it('writes unflushed when asked, then makes those blobs durable together; unknown keys are not_found', async () => {
       const store = await make();
       const data = [randomBytes(300_000), randomBytes(17)];
       const written = await Promise.all(data.map((bytes) => store.write(chunked(bytes, 4096), { durable: false })));
