@@ -20,19 +20,19 @@ export async function judgeGuess<T>(
   keys: GuessKeys,
   judge: () => Promise<T | null>,
 ): Promise<T | null> {
-  const counted = [keys.pair, keys.target];
-  const [pair, target] = await Promise.all([throttle.tally(keys.pair), throttle.tally(keys.target)]);
+  const counted = { target: keys.target, pair: keys.pair };
+  const { pair, target } = await throttle.tallyGuess(counted);
   let wait = Math.max(over(pair, keys.pair), over(target, keys.target));
   if (wait === 0) wait = await sprayWait(throttle, keys, pair);
   if (wait > 0) {
-    await throttle.uncount(counted);
+    await throttle.uncountGuess(counted);
     throw rateLimited(wait);
   }
   let right: T | null;
   try {
     right = await judge();
   } catch (err) {
-    await throttle.uncount(counted);
+    await throttle.uncountGuess(counted);
     throw err;
   }
   // The pair's count was 1 exactly when no earlier failure of this address at this target is still counted.
@@ -40,8 +40,8 @@ export async function judgeGuess<T>(
   if (right === null) {
     if (keys.spray && !failedHereBefore) await throttle.count([keys.spray]);
   } else {
-    const giveBack = keys.spray && failedHereBefore ? [keys.target, keys.spray] : [keys.target];
-    await Promise.all([throttle.forgive(keys.pair), throttle.uncount(giveBack)]);
+    const spray = keys.spray && failedHereBefore ? throttle.uncount([keys.spray]) : null;
+    await Promise.all([throttle.forgiveGuess(counted), spray]);
   }
   return right;
 }

@@ -17,9 +17,11 @@ import {
   ShareRepository,
   Throttle,
   TokenRepository,
+  Callers,
   TokenSecrets,
   UploadSessionRepository,
   UsageCounter,
+  UsageReports,
   UserRepository,
 } from '../application/ports/index.js';
 import { Argon2Hasher, Argon2Options, OWASP_ARGON2 } from '../adapters/argon2/argon2-hasher.js';
@@ -37,7 +39,9 @@ import {
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUploadSessionRepository,
+  MemoryCallers,
   MemoryUsageCounter,
+  MemoryUsageReports,
   MemoryUserRepository,
 } from '../adapters/memory/index.js';
 import {
@@ -50,7 +54,9 @@ import {
   MongoShareRepository,
   MongoTokenRepository,
   MongoUploadSessionRepository,
+  MongoCallers,
   MongoUsageCounter,
+  MongoUsageReports,
   MongoUserRepository,
   unavailableWhenDisconnected,
 } from '../adapters/mongodb/index.js';
@@ -91,6 +97,7 @@ const DAY_MS = 24 * HOUR_MS;
 const PORT_TOKENS = {
   users: UserRepository,
   tokens: TokenRepository,
+  callers: Callers,
   files: FileRepository,
   folders: FolderRepository,
   collections: CollectionRepository,
@@ -98,6 +105,7 @@ const PORT_TOKENS = {
   shares: ShareRepository,
   uploads: UploadSessionRepository,
   usage: UsageCounter,
+  reports: UsageReports,
   blobs: BlobStore,
   hasher: PasswordHasher,
   ids: IdGenerator,
@@ -111,6 +119,7 @@ const PORT_TOKENS = {
 function bindMemoryPersistence(container: Container): void {
   container.bind(UserRepository).to(MemoryUserRepository).inSingletonScope();
   container.bind(TokenRepository).to(MemoryTokenRepository).inSingletonScope();
+  container.bind(Callers).to(MemoryCallers).inSingletonScope();
   container.bind(FileRepository).to(MemoryFileRepository).inSingletonScope();
   container.bind(FolderRepository).to(MemoryFolderRepository).inSingletonScope();
   container.bind(CollectionRepository).to(MemoryCollectionRepository).inSingletonScope();
@@ -118,6 +127,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(ShareRepository).to(MemoryShareRepository).inSingletonScope();
   container.bind(UploadSessionRepository).to(MemoryUploadSessionRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
+  container.bind(UsageReports).to(MemoryUsageReports).inSingletonScope();
   container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
 }
 
@@ -134,6 +144,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   container.bind(MongoDb).toConstantValue(db);
   bindGuarded<UserRepository>(container, UserRepository, MongoUserRepository);
   bindGuarded<TokenRepository>(container, TokenRepository, MongoTokenRepository);
+  bindGuarded<Callers>(container, Callers, MongoCallers);
   bindGuarded<FileRepository>(container, FileRepository, MongoFileRepository);
   bindGuarded<FolderRepository>(container, FolderRepository, MongoFolderRepository);
   bindGuarded<CollectionRepository>(container, CollectionRepository, MongoCollectionRepository);
@@ -141,6 +152,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<ShareRepository>(container, ShareRepository, MongoShareRepository);
   bindGuarded<UploadSessionRepository>(container, UploadSessionRepository, MongoUploadSessionRepository);
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);
+  bindGuarded<UsageReports>(container, UsageReports, MongoUsageReports);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);

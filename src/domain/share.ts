@@ -22,6 +22,11 @@ export interface Share extends ShareLimits {
   views: number;
   downloads: number;
   createdAt: Date;
+  /**
+   * The owner's username, kept on the share (usernames never change) so a public read need not look the owner up.
+   * Absent on shares made before it was kept.
+   */
+  ownerName?: string;
 }
 
 export function isShareType(value: string): value is ShareType {

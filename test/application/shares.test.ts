@@ -154,6 +154,29 @@ describe('shares', () => {
   });
 
   describe('read', () => {
+    it('counts an open file share once per read, and takes the view back when its item turns out gone', async () => {
+      const f = await storeFile(ctx.ports, alice.userId, 'a.txt', 'A');
+      const s = await share(alice, 'file', f.id);
+      expect((await read(s.id, null, bob)).views).toBe(1);
+      expect((await read(s.id)).views).toBe(2);
+      // The record goes without its share (as a crash between the two deletes would leave it).
+      await ctx.ports.files.delete(f.id);
+      await expect(read(s.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(read(s.id, null, bob)).rejects.toMatchObject({ code: 'not_found' });
+      expect((await ctx.ports.shares.findById(s.id))!.views).toBe(2);
+    });
+
+    it("shows the owner's name kept on the share, and looks it up for a share made before it was kept", async () => {
+      const f = await storeFile(ctx.ports, alice.userId, 'a.txt', 'A');
+      const s = await share(alice, 'file', f.id);
+      expect((await ctx.ports.shares.findById(s.id))!.ownerName).toBe('alice');
+      const legacy = { ...(await ctx.ports.shares.findById(s.id))!, id: 'legacy-share-id-0000000', itemId: 'x' };
+      delete legacy.ownerName;
+      await ctx.ports.shares.delete(s.id);
+      await ctx.ports.shares.insert({ ...legacy, itemId: f.id });
+      expect((await read(legacy.id, null, bob)).owner).toEqual({ id: alice.userId, username: 'alice' });
+    });
+
     it('is public and counts each successful read', async () => {
       const s = await share(alice, 'paste', (await paste(alice)).id);
       expect((await read(s.id)).views).toBe(1);

@@ -1,6 +1,7 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import {
+  MemoryCallers,
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,
@@ -9,9 +10,11 @@ import {
   MemoryTokenRepository,
   MemoryUploadSessionRepository,
   MemoryUsageCounter,
+  MemoryUsageReports,
   MemoryUserRepository,
 } from '../../src/adapters/memory/index.js';
 import { makeCore } from '../support/core.js';
+import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
@@ -21,10 +24,15 @@ import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
 import { uploadSessionRepositoryContract } from './upload-session-repository.contract.js';
+import { usageReportsContract } from './usage-reports.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 userRepositoryContract('MemoryUserRepository', async () => new MemoryUserRepository());
 tokenRepositoryContract('MemoryTokenRepository', async () => new MemoryTokenRepository());
+callersContract('MemoryCallers', async () => {
+  const [tokens, users] = [new MemoryTokenRepository(), new MemoryUserRepository()];
+  return { callers: new MemoryCallers(tokens, users), tokens, users };
+});
 fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileRepository());
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());
@@ -32,6 +40,10 @@ pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepo
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
+usageReportsContract('MemoryUsageReports', async () => {
+  const [usage, users] = [new MemoryUsageCounter(), new MemoryUserRepository()];
+  return { reports: new MemoryUsageReports(usage, users), usage, users };
+});
 keysetPagesContract('memory adapters', async () => ({
   files: new MemoryFileRepository(),
   folders: new MemoryFolderRepository(),

@@ -8,6 +8,7 @@ import {
   connectMongo,
   ensureIndexes,
   GridFsBlobStore,
+  MongoCallers,
   MongoCollectionRepository,
   MongoDb,
   MongoFileRepository,
@@ -17,10 +18,12 @@ import {
   MongoTokenRepository,
   MongoUploadSessionRepository,
   MongoUsageCounter,
+  MongoUsageReports,
   MongoUserRepository,
 } from '../../src/adapters/mongodb/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { blobStoreContract } from './blob-store.contract.js';
+import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { aFolder, at } from './fixtures.js';
@@ -31,6 +34,7 @@ import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
 import { uploadSessionRepositoryContract } from './upload-session-repository.contract.js';
+import { usageReportsContract } from './usage-reports.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 
 const target = await getMongoUri();
@@ -75,6 +79,21 @@ describe.skipIf(!target)('MongoDB adapters', () => {
       await db.collection(COLLECTIONS.tokens).dropIndex('session_ttl');
       return new MongoTokenRepository(db);
     }),
+  );
+  callersContract(
+    'MongoCallers',
+    onFreshDb(async (db) => {
+      await db.collection(COLLECTIONS.tokens).dropIndex('session_ttl');
+      return { callers: new MongoCallers(db), tokens: new MongoTokenRepository(db), users: new MongoUserRepository(db) };
+    }),
+  );
+  usageReportsContract(
+    'MongoUsageReports',
+    onFreshDb((db) => ({
+      reports: new MongoUsageReports(db),
+      usage: new MongoUsageCounter(db),
+      users: new MongoUserRepository(db),
+    })),
   );
   fileRepositoryContract('MongoFileRepository', onFreshDb((db) => new MongoFileRepository(db)));
   folderRepositoryContract('MongoFolderRepository', onFreshDb((db) => new MongoFolderRepository(db)));

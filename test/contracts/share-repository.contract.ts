@@ -120,6 +120,56 @@ export function shareRepositoryContract(name: string, make: () => Promise<ShareR
       expect(await shares.findById(share.id)).toEqual({ ...share, views: 1 });
     });
 
+    it('keeps the owner name a share was made with', async () => {
+      const share = aShare({ ownerName: 'Alice' });
+      await shares.insert(share);
+      expect(await shares.findById(share.id)).toEqual(share);
+    });
+
+    it('counts an open use only for an active, open share of a listed type that the reader does not own', async () => {
+      const open = aShare({ ownerId: 'owner-1', type: 'file', maxViews: 2 });
+      const locked = aShare({ passwordHash: 'argon2-hash' });
+      const paste = aShare({ type: 'paste' });
+      const expired = aShare({ expiresAt: at(1) });
+      for (const share of [open, locked, paste, expired]) await shares.insert(share);
+      const use = { counter: 'views' as const, now: at(5), readerId: 'reader-1', types: ['file', 'folder'] as const };
+      expect(await shares.countOpenUse(open.id, use)).toEqual({ ...open, views: 1 });
+      expect(await shares.countOpenUse(open.id, { ...use, readerId: null })).toEqual({ ...open, views: 2 });
+      for (const refused of [
+        [open.id, use],
+        [open.id, { ...use, readerId: 'owner-1' }],
+        [locked.id, use],
+        [paste.id, use],
+        [expired.id, use],
+        ['no-such-share', use],
+      ] as const) {
+        expect(await shares.countOpenUse(refused[0], refused[1])).toBeNull();
+      }
+      expect(await shares.findById(locked.id)).toEqual(locked);
+      expect(await shares.findById(paste.id)).toEqual(paste);
+      expect(await shares.findById(expired.id)).toEqual(expired);
+    });
+
+    it('counts exactly maxViews open uses out of 50 concurrent ones', async () => {
+      const share = aShare({ maxViews: 10 });
+      await shares.insert(share);
+      const use = { counter: 'views' as const, now: at(5), readerId: null, types: ['file'] as const };
+      const counted = await Promise.all(Array.from({ length: 50 }, () => shares.countOpenUse(share.id, use)));
+      expect(counted.filter((c) => c !== null)).toHaveLength(10);
+      expect((await shares.findById(share.id))!.views).toBe(10);
+    });
+
+    it('takes a counted use back, never below zero', async () => {
+      const share = aShare({ views: 1, downloads: 0 });
+      await shares.insert(share);
+      await shares.uncountUse(share.id, ['views', 'downloads']);
+      expect(await shares.findById(share.id)).toEqual(share);
+      await shares.uncountUse(share.id, 'views');
+      await shares.uncountUse(share.id, 'views');
+      await shares.uncountUse('no-such-share', 'views');
+      expect(await shares.findById(share.id)).toEqual({ ...share, views: 0 });
+    });
+
     it('updates the fields named, leaves the others, and lifting a limit lets counting resume', async () => {
       const share = aShare({ maxViews: 1, views: 1, expiresAt: at(10) });
       await shares.insert(share);

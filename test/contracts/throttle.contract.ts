@@ -90,6 +90,79 @@ export function throttleContract(name: string, make: () => Promise<Throttle>): v
       expect(results.filter((wait) => wait === 0)).toHaveLength(guesses.limit);
     });
 
+    describe('guesses', () => {
+      const targets: ThrottleRule = { name: 'contract-targets', limit: 5, windowMs: 20 * MINUTE };
+      const guess = (target: string, address: string) => ({
+        target: key(targets, target),
+        pair: key(guesses, `${target}|${address}`),
+      });
+
+      it('counts a guess on its target and its pair, apart from other pairs and targets', async () => {
+        const first = await throttle.tallyGuess(guess('t', 'a'));
+        expect(first.target.count).toBe(1);
+        expect(first.pair.count).toBe(1);
+        expect(first.target.resetIn).toBeGreaterThan(targets.windowMs - MINUTE);
+        expect(first.target.resetIn).toBeLessThanOrEqual(targets.windowMs);
+        expect(first.pair.resetIn).toBeGreaterThan(guesses.windowMs - MINUTE);
+        expect(first.pair.resetIn).toBeLessThanOrEqual(guesses.windowMs);
+        const other = await throttle.tallyGuess(guess('t', 'b'));
+        expect([other.target.count, other.pair.count]).toEqual([2, 1]);
+        const again = await throttle.tallyGuess(guess('t', 'a'));
+        expect([again.target.count, again.pair.count]).toEqual([3, 2]);
+        const elsewhere = await throttle.tallyGuess(guess('u', 'a'));
+        expect([elsewhere.target.count, elsewhere.pair.count]).toEqual([1, 1]);
+      });
+
+      it('takes a guess back off both, never below zero, and forgives a pair while the target keeps the rest', async () => {
+        await throttle.tallyGuess(guess('t', 'a'));
+        await throttle.tallyGuess(guess('t', 'a'));
+        await throttle.tallyGuess(guess('t', 'b'));
+        await throttle.uncountGuess(guess('t', 'a'));
+        expect((await throttle.tallyGuess(guess('t', 'a'))).pair.count).toBe(2);
+        // t: 3 counted (a twice, b once); a right guess from a forgives a and gives one back.
+        await throttle.forgiveGuess(guess('t', 'a'));
+        const after = await throttle.tallyGuess(guess('t', 'a'));
+        expect([after.target.count, after.pair.count]).toEqual([3, 1]);
+        for (let i = 0; i < 5; i += 1) await throttle.uncountGuess(guess('t', 'b'));
+        await throttle.uncountGuess(guess('never', 'x'));
+        await throttle.forgiveGuess(guess('never', 'y'));
+        const floor = await throttle.tallyGuess(guess('t', 'b'));
+        expect([floor.target.count, floor.pair.count]).toEqual([1, 1]);
+        expect((await throttle.tallyGuess(guess('never', 'x'))).target.count).toBe(1);
+      });
+
+      it('lets exactly the limit of racing guesses see counts within it, on the pair and the target, and loses none', async () => {
+        const tallies = await Promise.all(Array.from({ length: 12 }, () => throttle.tallyGuess(guess('race', 'a'))));
+        expect(tallies.filter(({ pair }) => pair.count <= guesses.limit)).toHaveLength(guesses.limit);
+        expect(tallies.filter(({ target }) => target.count <= targets.limit)).toHaveLength(targets.limit);
+        expect(new Set(tallies.map(({ target }) => target.count)).size).toBe(12);
+        const next = await throttle.tallyGuess(guess('race', 'a'));
+        expect([next.target.count, next.pair.count]).toEqual([13, 13]);
+      });
+
+      it('opens new windows once they end, also when guesses race at the end', async () => {
+        const short = { ...targets, name: 'contract-short-targets', windowMs: 1_000 };
+        const shortPair = { ...guesses, name: 'contract-short-pairs', windowMs: 1_000 };
+        const g = { target: key(short, 't'), pair: key(shortPair, 't|a') };
+        for (let i = 0; i < 3; i += 1) await throttle.tallyGuess(g);
+        await new Promise((resolve) => setTimeout(resolve, 2_100));
+        const tallies = await Promise.all(Array.from({ length: 6 }, () => throttle.tallyGuess(g)));
+        expect(tallies.map(({ target }) => target.count).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(tallies.map(({ pair }) => pair.count).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+      });
+
+      it("opens a pair's new window within its target's, counting every racing guess on the target once", async () => {
+        const shortPair = { ...guesses, name: 'contract-short-pair-only', windowMs: 1_000 };
+        const g = { target: key(targets, 'long'), pair: key(shortPair, 'long|a') };
+        for (let i = 0; i < 3; i += 1) await throttle.tallyGuess(g);
+        await new Promise((resolve) => setTimeout(resolve, 2_100));
+        const tallies = await Promise.all(Array.from({ length: 6 }, () => throttle.tallyGuess(g)));
+        expect(tallies.map(({ pair }) => pair.count).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(tallies.map(({ target }) => target.count).sort()).toEqual([4, 5, 6, 7, 8, 9]);
+        expect((await throttle.tallyGuess(g)).target.count).toBe(10);
+      });
+    });
+
     it('refuses one rule name with two sets of figures', async () => {
       await throttle.count([key(guesses, 'a')]);
       await expect(throttle.count([key({ ...guesses, limit: 99 }, 'a')])).rejects.toThrow(guesses.name);

@@ -240,6 +240,40 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
       });
 
+      it('opens a hold with a first reservation in one step, or changes nothing', async () => {
+        const files = (max: number) => ({ kind: 'files' as const, amount: 1, max });
+        // No counters yet: refused, so the caller's two steps create them.
+        expect(await counter.openHoldReserving('u1', { id: 'h0', at: T0 }, 2, files(5))).toBe(false);
+        expect(await counter.openHold('u1', { id: 'h0', at: T0 }, 2)).toBe(true);
+        expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0 }, 2, files(5))).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
+        // Every slot taken, an id already held, or the reservation not fitting: nothing changes.
+        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0 }, 2, files(5))).toBe(false);
+        await counter.releaseHold('u1', 'h0');
+        expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0 }, 2, files(5))).toBe(false);
+        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0 }, 2, files(1))).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
+        expect(await counter.staleHolds(later(1))).toEqual([{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0 }]);
+        // What it reserved belongs to the hold: releasing it gives the file back.
+        await counter.releaseHold('u1', 'h1');
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0 }, 2, files(1))).toBe(true);
+      });
+
+      it('lets exactly as many holds open with a reservation as there is room for, under concurrency', async () => {
+        await counter.reserve('u1', 'files', 0, 10);
+        await counter.openHold('u1', { id: 'warm', at: T0 }, 100);
+        await counter.releaseHold('u1', 'warm');
+        const results = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            counter.openHoldReserving('u1', { id: `c${i}`, at: T0 }, 100, { kind: 'files', amount: 1, max: 7 }),
+          ),
+        );
+        expect(results.filter(Boolean)).toHaveLength(7);
+        expect((await counter.get('u1')).files).toBe(7);
+        expect(await counter.staleHolds(later(1))).toHaveLength(7);
+      });
+
       it('opens a hold once: an id already held is refused and counted once', async () => {
         expect(await counter.openHold('u1', { id: HOLD, at: T0 }, 5)).toBe(true);
         expect(await counter.openHold('u1', { id: HOLD, at: T0 }, 5)).toBe(false);

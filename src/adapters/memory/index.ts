@@ -1,3 +1,4 @@
+import { MemoryCallers } from './memory-callers.js';
 import { MemoryCollectionRepository } from './memory-collection-repository.js';
 import { MemoryFileRepository } from './memory-file-repository.js';
 import { MemoryFolderRepository } from './memory-folder-repository.js';
@@ -6,9 +7,11 @@ import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUploadSessionRepository } from './memory-upload-session-repository.js';
 import { MemoryUsageCounter } from './memory-usage-counter.js';
+import { MemoryUsageReports } from './memory-usage-reports.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
 export {
+  MemoryCallers,
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,
@@ -17,5 +20,6 @@ export {
   MemoryTokenRepository,
   MemoryUploadSessionRepository,
   MemoryUsageCounter,
+  MemoryUsageReports,
   MemoryUserRepository,
 };

@@ -1,7 +1,7 @@
 import { injectable } from 'inversify';
 import type { Share, ShareCounter, ShareType } from '../../domain/index.js';
 import { isShareActive } from '../../domain/index.js';
-import type { ShareChanges, ShareRepository } from '../../application/ports/index.js';
+import type { OpenUse, ShareChanges, ShareRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { Groups } from './groups.js';
 import { compareCreated } from './order.js';
@@ -54,6 +54,21 @@ export class MemoryShareRepository implements ShareRepository {
     if (!share || !isShareActive(share, now)) return null;
     for (const name of typeof counter === 'string' ? [counter] : counter) share[name] += 1;
     return clone(share);
+  }
+
+  async countOpenUse(id: string, { counter, now, readerId, types }: OpenUse): Promise<Share | null> {
+    const share = this.rows.get(id);
+    if (!share || share.passwordHash !== null || share.ownerId === readerId || !types.includes(share.type)) {
+      return null;
+    }
+    return this.countUse(id, counter, now);
+  }
+
+  async uncountUse(id: string, counter: ShareCounter | readonly ShareCounter[]): Promise<void> {
+    const share = this.rows.get(id);
+    const counters = typeof counter === 'string' ? [counter] : counter;
+    if (!share || counters.some((name) => share[name] < 1)) return;
+    for (const name of counters) share[name] -= 1;
   }
 
   async update(id: string, changes: ShareChanges): Promise<Share | null> {

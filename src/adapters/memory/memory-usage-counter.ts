@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
 import { fits, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
-import { HOLD_ID, type HeldAmounts, type Hold, type UsageCounter } from '../../application/ports/index.js';
+import { HOLD_ID, type HeldAmounts, type Hold, type Reservation, type UsageCounter } from '../../application/ports/index.js';
 
 type Amounts = Partial<Record<LimitKind, number>>;
 interface HeldEntry {
@@ -20,6 +20,10 @@ export class MemoryUsageCounter implements UsageCounter {
   private readonly holds = new Map<string, Map<string, HeldEntry>>();
 
   async reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean> {
+    return this.tryReserve(userId, kind, amount, max, hold);
+  }
+
+  private tryReserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): boolean {
     assertAmount(amount);
     if (hold) assertHoldId(hold.id);
     const usage = this.counters.get(userId) ?? { ...ZERO_USAGE };
@@ -38,6 +42,10 @@ export class MemoryUsageCounter implements UsageCounter {
   }
 
   async openHold(userId: string, hold: Hold, maxOpen: number): Promise<boolean> {
+    return this.tryOpen(userId, hold, maxOpen);
+  }
+
+  private tryOpen(userId: string, hold: Hold, maxOpen: number): boolean {
     assertHoldId(hold.id);
     const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
     if (holds.has(hold.id)) return false;
@@ -46,7 +54,18 @@ export class MemoryUsageCounter implements UsageCounter {
     if (open >= maxOpen) return false;
     holds.set(hold.id, { amounts: {}, at: new Date(hold.at), opened: true });
     this.holds.set(userId, holds);
+    // As MongoDB's openHold creates the user's counters document, so openHoldReserving finds it next time.
+    if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
     return true;
+  }
+
+  /** The counters must exist already, as in MongoDB, where this step creates no document. */
+  async openHoldReserving(userId: string, hold: Hold, maxOpen: number, first: Reservation): Promise<boolean> {
+    assertAmount(first.amount);
+    const usage = this.counters.get(userId);
+    if (!usage || !fits(usage[first.kind], first.amount, first.max)) return false;
+    // No await from the check on: nothing interleaves, so the reservation cannot fail once the hold is open.
+    return this.tryOpen(userId, hold, maxOpen) && this.tryReserve(userId, first.kind, first.amount, first.max, hold);
   }
 
   async release(userId: string, kind: LimitKind, amount: number): Promise<void> {

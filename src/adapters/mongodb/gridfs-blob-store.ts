@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
 import { GridFSBucket, ObjectId, type Collection, type Db, type GridFSBucketWriteStream } from 'mongodb';
 import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
+import { readChunks, type ChunkDoc } from './gridfs-chunks.js';
 import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
 
 /** 128 random bits as base64url: the GridFS `_id` and `filename` of the blob. */
@@ -17,12 +17,8 @@ const asFileId = (key: string) => key as unknown as ObjectId;
 interface BlobFileDoc {
   _id: string;
   length: number;
+  chunkSize: number;
   uploadDate: Date;
-}
-
-interface BlobChunkDoc {
-  _id: ObjectId;
-  files_id: string;
 }
 
 /** Blob bytes in GridFS (bucket `blobs`), so a MongoDB deployment needs no shared disk. */
@@ -30,12 +26,12 @@ interface BlobChunkDoc {
 export class GridFsBlobStore implements BlobStore {
   private readonly bucket: GridFSBucket;
   private readonly files: Collection<BlobFileDoc>;
-  private readonly chunks: Collection<BlobChunkDoc>;
+  private readonly chunks: Collection<ChunkDoc>;
 
   constructor(@inject(MongoDb) db: Db) {
     this.bucket = new GridFSBucket(db, { bucketName: BLOB_BUCKET });
     this.files = db.collection<BlobFileDoc>(`${BLOB_BUCKET}.files`);
-    this.chunks = db.collection<BlobChunkDoc>(`${BLOB_BUCKET}.chunks`);
+    this.chunks = db.collection<ChunkDoc>(`${BLOB_BUCKET}.chunks`);
   }
 
   /**
@@ -80,15 +76,16 @@ export class GridFsBlobStore implements BlobStore {
     return joined;
   }
 
+  /** One read of the file document, then only the chunks wanted (see readChunks). */
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
     if (range) assertRange(range);
-    const length = await this.size(key);
-    if (length === null) throw blobNotFound();
-    if (!range) return this.bucket.openDownloadStream(asFileId(key));
-    // HTTP ranges may run past the end; GridFS refuses that, so the end is clamped to the last byte.
-    const end = Math.min(range.end + 1, length);
-    if (range.start >= end) return Readable.from([]);
-    return this.bucket.openDownloadStream(asFileId(key), { start: range.start, end });
+    if (!KEY_PATTERN.test(key)) throw blobNotFound();
+    const file = await this.files.findOne({ _id: key }, { projection: { length: 1, chunkSize: 1 } });
+    if (!file) throw blobNotFound();
+    const stored = { _id: key, length: Number(file.length), chunkSize: Number(file.chunkSize) };
+    // HTTP ranges may run past the end, so the end is clamped to the last byte.
+    const end = range ? Math.min(range.end + 1, stored.length) : stored.length;
+    return readChunks(this.chunks, stored, range?.start ?? 0, end);
   }
 
   async size(key: string): Promise<number | null> {

@@ -1,4 +1,5 @@
 import { GridFsBlobStore } from './gridfs-blob-store.js';
+import { MongoCallers } from './mongo-callers.js';
 import { MongoCollectionRepository } from './mongo-collection-repository.js';
 import { MongoFileRepository } from './mongo-file-repository.js';
 import { MongoFolderRepository } from './mongo-folder-repository.js';
@@ -7,6 +8,7 @@ import { MongoShareRepository } from './mongo-share-repository.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUploadSessionRepository } from './mongo-upload-session-repository.js';
 import { MongoUsageCounter } from './mongo-usage-counter.js';
+import { MongoUsageReports } from './mongo-usage-reports.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
 export { BLOB_BUCKET, COLLECTIONS, connectMongo, ensureIndexes, MongoDb, type ConnectOptions } from './mongo-database.js';
@@ -20,6 +22,7 @@ export {
 export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected } from './unavailable.js';
 export {
   GridFsBlobStore,
+  MongoCallers,
   MongoCollectionRepository,
   MongoFileRepository,
   MongoFolderRepository,
@@ -28,5 +31,6 @@ export {
   MongoTokenRepository,
   MongoUploadSessionRepository,
   MongoUsageCounter,
+  MongoUsageReports,
   MongoUserRepository,
 };

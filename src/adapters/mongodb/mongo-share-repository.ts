@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Share, ShareCounter, ShareType } from '../../domain/index.js';
-import type { ShareChanges, ShareRepository } from '../../application/ports/index.js';
+import type { OpenUse, ShareChanges, ShareRepository } from '../../application/ports/index.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { BY_CREATED } from './named-query.js';
@@ -21,6 +21,8 @@ interface ShareDoc {
   maxViews?: number | null;
   maxDownloads?: number | null;
   createdAt: Date;
+  /** Absent on shares written before the owner's name was kept. */
+  ownerName?: string;
 }
 
 function toDoc(share: Share): ShareDoc {
@@ -36,6 +38,7 @@ function toDoc(share: Share): ShareDoc {
     maxViews: share.maxViews,
     maxDownloads: share.maxDownloads,
     createdAt: new Date(share.createdAt),
+    ...(share.ownerName === undefined ? {} : { ownerName: share.ownerName }),
   };
 }
 
@@ -52,6 +55,7 @@ function toShare(doc: ShareDoc): Share {
     maxViews: doc.maxViews ?? null,
     maxDownloads: doc.maxDownloads ?? null,
     createdAt: new Date(doc.createdAt),
+    ...(doc.ownerName === undefined ? {} : { ownerName: doc.ownerName }),
   };
 }
 
@@ -114,10 +118,31 @@ export class MongoShareRepository implements ShareRepository {
 
   /** One findOneAndUpdate: the check and the increment cannot be split by any other instance's write. */
   async countUse(id: string, counter: ShareCounter | readonly ShareCounter[], now: Date): Promise<Share | null> {
+    return this.countWhere({ _id: id, ...activeAt(now) }, counter, 1);
+  }
+
+  async countOpenUse(id: string, { counter, now, readerId, types }: OpenUse): Promise<Share | null> {
+    // `passwordHash: null` matches an absent field too: such shares are open.
+    const reader: Filter<ShareDoc> = readerId === null ? {} : { ownerId: { $ne: readerId } };
+    const open = { _id: id, passwordHash: null, type: { $in: [...types] }, ...reader, ...activeAt(now) };
+    return this.countWhere(open, counter, 1);
+  }
+
+  async uncountUse(id: string, counter: ShareCounter | readonly ShareCounter[]): Promise<void> {
+    const counters = typeof counter === 'string' ? [counter] : counter;
+    const enough = Object.fromEntries(counters.map((name) => [name, { $gte: 1 }]));
+    await this.countWhere({ _id: id, ...enough } as Filter<ShareDoc>, counters, -1);
+  }
+
+  private async countWhere(
+    filter: Filter<ShareDoc>,
+    counter: ShareCounter | readonly ShareCounter[],
+    step: 1 | -1,
+  ): Promise<Share | null> {
     const counters: readonly ShareCounter[] = typeof counter === 'string' ? [counter] : counter;
     const doc = await this.shares.findOneAndUpdate(
-      { _id: id, ...activeAt(now) },
-      { $inc: Object.fromEntries(counters.map((name) => [name, 1])) },
+      filter,
+      { $inc: Object.fromEntries(counters.map((name) => [name, step])) },
       { returnDocument: 'after' },
     );
     return doc ? toShare(doc) : null;

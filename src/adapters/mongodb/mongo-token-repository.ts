@@ -5,7 +5,7 @@ import type { CreatedKey, TokenRepository } from '../../application/ports/index.
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { afterCreated, BY_CREATED } from './named-query.js';
 
-interface TokenDoc {
+export interface TokenDoc {
   _id: string;
   userId: string;
   type: TokenType;
@@ -32,7 +32,7 @@ function toDoc(token: Token): TokenDoc {
   };
 }
 
-function toToken(doc: TokenDoc): Token {
+export function toToken(doc: TokenDoc): Token {
   return {
     id: doc._id,
     userId: doc.userId,

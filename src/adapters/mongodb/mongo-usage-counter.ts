@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { Double, type Collection, type Db } from 'mongodb';
 import { LIMIT_KINDS, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
-import { HOLD_ID, type HeldAmounts, type Hold, type UsageCounter } from '../../application/ports/index.js';
+import { HOLD_ID, type HeldAmounts, type Hold, type Reservation, type UsageCounter } from '../../application/ports/index.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 
@@ -12,7 +12,7 @@ import { COLLECTIONS, MongoDb } from './mongo-database.js';
 type Amounts = Partial<Record<LimitKind, number>>;
 /** `open`: opened with openHold, so it counts in the document's `openHolds`. */
 type HoldDoc = { at: Date; open?: true } & Partial<Record<LimitKind, number | Double>>;
-type UsageDoc = { _id: string; holds?: Record<string, HoldDoc>; openHolds?: number } & Record<
+export type UsageDoc = { _id: string; holds?: Record<string, HoldDoc>; openHolds?: number } & Record<
   LimitKind,
   number | Double
 >;
@@ -26,7 +26,7 @@ function toDoc(userId: string, usage: Usage): UsageDoc {
   return doc;
 }
 
-function toUsage(doc: UsageDoc | null): Usage {
+export function toUsage(doc: UsageDoc | null): Usage {
   const usage = { ...ZERO_USAGE };
   if (doc) for (const kind of LIMIT_KINDS) usage[kind] = Number(doc[kind] ?? 0);
   return usage;
@@ -78,6 +78,20 @@ export class MongoUsageCounter implements UsageCounter {
     if (await open()) return true;
     await this.ensureDocument(userId);
     return open();
+  }
+
+  async openHoldReserving(userId: string, hold: Hold, maxOpen: number, first: Reservation): Promise<boolean> {
+    assertAmount(first.amount);
+    const { kind, amount, max } = first;
+    const path = holdPath(hold.id);
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } }, [kind]: { $lte: max - amount } },
+      {
+        $set: { [path]: { at: hold.at, open: true, [kind]: new Double(amount) } },
+        $inc: { openHolds: 1, [kind]: new Double(amount) },
+      },
+    );
+    return matchedCount === 1;
   }
 
   /**

@@ -13,7 +13,7 @@ import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { BY_CREATED } from './named-query.js';
 
-interface UserDoc {
+export interface UserDoc {
   _id: string;
   username: string;
   /** The unique index: usernames are compared without regard to case. */
@@ -44,7 +44,7 @@ function toDoc(user: User): UserDoc {
   };
 }
 
-function toUser(doc: UserDoc): User {
+export function toUser(doc: UserDoc): User {
   return {
     id: doc._id,
     username: doc.username,

@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Tally, Throttle, ThrottleKey, ThrottleRule } from '../../application/ports/throttle.js';
+import type { GuessCounters, Tally, Throttle, ThrottleKey, ThrottleRule } from '../../application/ports/throttle.js';
 
 /**
  * The Throttle port on rate-limiter-flexible: one limiter per rule (points = the rule's limit, duration = its window,
@@ -50,6 +50,19 @@ export abstract class LimiterThrottle implements Throttle {
   async forgive({ rule, id }: ThrottleKey): Promise<void> {
     await this.ready();
     await this.limiter(rule).delete(id);
+  }
+
+  async tallyGuess({ target, pair }: GuessCounters): Promise<{ target: Tally; pair: Tally }> {
+    const [counted, paired] = await Promise.all([this.tally(target), this.tally(pair)]);
+    return { target: counted, pair: paired };
+  }
+
+  async uncountGuess({ target, pair }: GuessCounters): Promise<void> {
+    await this.uncount([pair, target]);
+  }
+
+  async forgiveGuess({ target, pair }: GuessCounters): Promise<void> {
+    await Promise.all([this.forgive(pair), this.uncount([target])]);
   }
 
   private async giveBack({ rule, id }: ThrottleKey): Promise<void> {

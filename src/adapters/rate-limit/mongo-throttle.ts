@@ -1,8 +1,9 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db } from 'mongodb';
 import { RateLimiterMongo, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { ThrottleRule } from '../../application/ports/throttle.js';
+import type { GuessCounters, Tally, ThrottleRule } from '../../application/ports/throttle.js';
 import { LimiterThrottle, limiterOptions } from './limiter-throttle.js';
+import { MongoGuesses, type GuessDoc } from './mongo-guesses.js';
 
 export const MongoThrottleOptions = Symbol('MongoThrottleOptions');
 export interface MongoThrottleOptions {
@@ -25,11 +26,29 @@ interface LimiterDoc {
 @injectable()
 export class MongoThrottle extends LimiterThrottle {
   private readonly collection: Collection<LimiterDoc>;
+  private readonly guesses: MongoGuesses;
   private indexes: Promise<void> | null = null;
 
   constructor(@inject(MongoThrottleOptions) private readonly options: MongoThrottleOptions) {
     super();
     this.collection = options.db.collection<LimiterDoc>(this.collectionName());
+    // In the same collection, under keys of their own: the same unique index and TTL index serve them.
+    this.guesses = new MongoGuesses(options.db.collection<GuessDoc>(this.collectionName()));
+  }
+
+  override async tallyGuess(counters: GuessCounters): Promise<{ target: Tally; pair: Tally }> {
+    await this.ready();
+    return this.guesses.tally(counters);
+  }
+
+  override async uncountGuess(counters: GuessCounters): Promise<void> {
+    await this.ready();
+    await this.guesses.uncount(counters);
+  }
+
+  override async forgiveGuess(counters: GuessCounters): Promise<void> {
+    await this.ready();
+    await this.guesses.forgive(counters);
   }
 
   protected create(rule: ThrottleRule): RateLimiterAbstract {

@@ -7,12 +7,14 @@ import { sessionLifetime } from './issue-session.js';
 type Port = Core['authenticate'];
 
 export class Authenticate implements Port {
-  constructor(private readonly p: Pick<Ports, 'tokens' | 'users' | 'secrets' | 'clock' | 'settings'>) {}
+  constructor(private readonly p: Pick<Ports, 'callers' | 'tokens' | 'secrets' | 'clock' | 'settings'>) {}
 
   async execute({ token }: Parameters<Port['execute']>[0]): Promise<Actor> {
     if (token === '') throw unauthorized();
-    const stored = await this.p.tokens.findByHash(this.p.secrets.hash(token));
-    if (!stored) throw unauthorized('Invalid or revoked token');
+    // The token and its user in one read: every authenticated request pays for it.
+    const caller = await this.p.callers.findByTokenHash(this.p.secrets.hash(token));
+    if (!caller) throw unauthorized('Invalid or revoked token');
+    const { token: stored, user } = caller;
     const now = this.p.clock.now();
     const lifetime = sessionLifetime(this.p.settings);
     if (isExpired(stored, now, lifetime)) {
@@ -22,7 +24,6 @@ export class Authenticate implements Port {
     }
     // The type comes from the user record on every request, so a demoted admin loses admin rights at once; the
     // same read says whether the password the session was opened with is still the user's (no extra query).
-    const user = await this.p.users.findById(stored.userId);
     if (!user) throw unauthorized('Invalid or revoked token');
     if (!isCurrentFor(stored, user)) {
       // A login that raced a password change left this session behind its deleteByUser; it goes now.

@@ -26,11 +26,15 @@ export class UploadFile implements Port {
     const id = this.p.ids.newId();
     const hold = { id, at: this.p.clock.now() };
     // The hold is the upload's slot: the database admits it only while the user has fewer open, on any instance.
+    // It opens with the file counted, in one step; only when that refuses do the two steps tell why.
     const slots = this.p.settings.maxConcurrentUploads;
-    if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
-    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
-      await undoUpload(this.p, actor.userId, id, null);
-      throw await refusal(this.p, actor.userId, 'files', limits.files);
+    const counted = { kind: 'files' as const, amount: 1, max: limits.files };
+    if (!(await this.p.usage.openHoldReserving(actor.userId, hold, slots, counted))) {
+      if (!(await this.p.usage.openHold(actor.userId, hold, slots))) throw tooManyUploads(slots);
+      if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
+        await undoUpload(this.p, actor.userId, id, null);
+        throw await refusal(this.p, actor.userId, 'files', limits.files);
+      }
     }
 
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);

@@ -1,4 +1,5 @@
 import type { BlobStore } from './blob-store.js';
+import type { Callers } from './callers.js';
 import type { Clock } from './clock.js';
 import type { CollectionRepository } from './collection-repository.js';
 import type { FileRepository } from './file-repository.js';
@@ -13,9 +14,11 @@ import type { TokenRepository } from './token-repository.js';
 import type { TokenSecrets } from './token-secrets.js';
 import type { UploadSessionRepository } from './upload-session-repository.js';
 import type { UsageCounter } from './usage-counter.js';
+import type { UsageReports } from './usage-reports.js';
 import type { UserRepository } from './user-repository.js';
 
 export * from './blob-store.js';
+export * from './callers.js';
 export * from './clock.js';
 export * from './collection-repository.js';
 export * from './file-repository.js';
@@ -31,6 +34,7 @@ export * from './token-repository.js';
 export * from './token-secrets.js';
 export * from './upload-session-repository.js';
 export * from './usage-counter.js';
+export * from './usage-reports.js';
 export * from './user-repository.js';
 
 /** Everything the core needs from the world; use cases take the part they use. */
@@ -38,6 +42,7 @@ export const Ports = Symbol('Ports');
 export interface Ports {
   users: UserRepository;
   tokens: TokenRepository;
+  callers: Callers;
   files: FileRepository;
   folders: FolderRepository;
   collections: CollectionRepository;
@@ -45,6 +50,7 @@ export interface Ports {
   shares: ShareRepository;
   uploads: UploadSessionRepository;
   usage: UsageCounter;
+  reports: UsageReports;
   blobs: BlobStore;
   hasher: PasswordHasher;
   ids: IdGenerator;

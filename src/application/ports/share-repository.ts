@@ -2,6 +2,13 @@ import type { Share, ShareCounter, ShareLimits, ShareType } from '../../domain/i
 
 export const ShareRepository = Symbol('ShareRepository');
 
+export interface OpenUse {
+  counter: ShareCounter | readonly ShareCounter[];
+  now: Date;
+  readerId: string | null;
+  types: readonly ShareType[];
+}
+
 /** What an owner may change on a share; absent fields stay as they are. */
 export type ShareChanges = Partial<Pick<Share, 'passwordHash'> & ShareLimits>;
 
@@ -20,6 +27,14 @@ export interface ShareRepository {
    * or not active (nothing changed).
    */
   countUse(id: string, counter: ShareCounter | readonly ShareCounter[], now: Date): Promise<Share | null>;
+  /**
+   * countUse for a reader who needs nothing more checked: counts only while the share is active at `use.now`, has
+   * no password, is of one of `use.types` and is not owned by `use.readerId` (null: an anonymous reader), all in
+   * the same one atomic step. Null when any of that does not hold (nothing changed): the caller takes the full path.
+   */
+  countOpenUse(id: string, use: OpenUse): Promise<Share | null>;
+  /** Takes back one use of each counter counted by countUse, in one atomic step, never below zero. */
+  uncountUse(id: string, counter: ShareCounter | readonly ShareCounter[]): Promise<void>;
   update(id: string, changes: ShareChanges): Promise<Share | null>;
   delete(id: string): Promise<Share | null>;
   /** Deletes the shares of these items; returns the deleted ones. */

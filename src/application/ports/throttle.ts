@@ -20,6 +20,12 @@ export interface Tally {
   readonly resetIn: number;
 }
 
+/** The two counters one guess is counted on before it is judged: its target's, and this address's at the target. */
+export interface GuessCounters {
+  readonly target: ThrottleKey;
+  readonly pair: ThrottleKey;
+}
+
 export const Throttle = Symbol('Throttle');
 
 /**
@@ -40,4 +46,14 @@ export interface Throttle {
   uncount(keys: readonly ThrottleKey[]): Promise<void>;
   /** Deletes `key`'s count in one atomic step: its next attempt opens a new window. */
   forgive(key: ThrottleKey): Promise<void>;
+  /**
+   * tally on both counters of a guess, each exact under concurrency as tally is; a store may keep the two together
+   * and count both in one atomic step (one round trip). The counters of a guess are counted, given back and
+   * forgiven only through the three guess methods.
+   */
+  tallyGuess(counters: GuessCounters): Promise<{ target: Tally; pair: Tally }>;
+  /** uncount on both counters of a guess (refused, or not judged). */
+  uncountGuess(counters: GuessCounters): Promise<void>;
+  /** A right guess: forgive the pair and uncount the target. */
+  forgiveGuess(counters: GuessCounters): Promise<void>;
 }

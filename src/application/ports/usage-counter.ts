@@ -19,6 +19,13 @@ export interface HeldAmounts {
   at: Date;
 }
 
+/** One `reserve` as data: `amount` of `kind`, within `max`. */
+export interface Reservation {
+  kind: LimitKind;
+  amount: number;
+  max: number;
+}
+
 /** Hold ids become field names in MongoDB, so they are limited to what ids.newId() yields (base64url: no '.' or '$'). */
 export const HOLD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -36,6 +43,12 @@ export interface UsageCounter {
    * that `reserve` creates by itself is not counted.
    */
   openHold(userId: string, hold: Hold, maxOpen: number): Promise<boolean>;
+  /**
+   * openHold and a first `reserve` into the new hold, in one atomic step (one command instead of two). False when
+   * either would refuse, or the user has no counters yet: nothing changed, and the caller takes the two steps, which
+   * tell which one refuses.
+   */
+  openHoldReserving(userId: string, hold: Hold, maxOpen: number, first: Reservation): Promise<boolean>;
   /** Takes `amount` off the counter, never below zero. */
   release(userId: string, kind: LimitKind, amount: number): Promise<void>;
   /**

@@ -56,6 +56,9 @@ export async function shareItem(
   if (taken) throw taken;
   // Hashing is slow; doing it before reserving keeps the reservation window short.
   const passwordHash = hashed !== undefined ? hashed : await sharePasswordHash(p, password);
+  // Kept on the share, so its public reads need not look the owner up.
+  const owner = await p.users.findById(actor.userId);
+  if (!owner) throw notFound(ITEM_NAMES[type]);
   const share = await withReserved(p, actor.userId, 'shares', async () => {
     const created: Share = {
       id: p.ids.newShareId(),
@@ -70,6 +73,7 @@ export async function shareItem(
       maxDownloads: null,
       ...limits,
       createdAt: p.clock.now(),
+      ownerName: owner.username,
     };
     if (!(await p.shares.insert(created))) {
       throw (await conflictOf(p, type, id)) ?? conflict('This item is already shared');

@@ -1,4 +1,4 @@
-import type { Actor, Share } from '../../domain/index.js';
+import type { Actor, Share, ShareCounter, ShareType } from '../../domain/index.js';
 import { notFound } from '../../domain/index.js';
 import type { Core, ShareKey } from '../contract.js';
 import type { Ports } from '../ports/index.js';
@@ -11,6 +11,7 @@ export type ReadShareDeps = Pick<
   Ports,
   'shares' | 'hasher' | 'throttle' | 'users' | 'files' | 'folders' | 'collections' | 'pastes' | 'clock' | 'secrets'
 >;
+type ShareRead = { share: Share; view: ShareView };
 
 /**
  * Only a read that succeeds counts a view, and the answer includes it; the count is the last step, so a read
@@ -19,16 +20,16 @@ export type ReadShareDeps = Pick<
 export async function readShare(
   p: ReadShareDeps,
   { actor, id, ...key }: { actor: Actor | null } & ShareKey,
-): Promise<{ share: Share; view: ShareView }> {
+): Promise<ShareRead> {
+  const opened = key.peek ? null : await openRead(p, id, actor?.userId ?? null);
+  if (opened) return opened;
   const share = await findShare(p, id, key.client);
   assertActive(p, share, actor);
   await unlockShare(p, share, key, actor);
   const view = await shareView(p, share);
   if (!view) throw notFound('Share');
   if (key.peek) return { share, view };
-  // A paste's answer carries its whole content, so it is a download too: both count in the one update, and
-  // maxDownloads cannot be stepped around by reading the share instead of its content.
-  const counted = await countUse(p, share, share.type === 'paste' ? ['views', 'downloads'] : 'views', actor);
+  const counted = await countUse(p, share, countersOf(share), actor);
   return { share: counted, view: { ...view, ...shareFields(counted, p.clock.now()) } };
 }
 
@@ -39,4 +40,31 @@ export class GetShare implements Port {
   async execute(input: Parameters<Port['execute']>[0]) {
     return (await readShare(this.p, input)).view;
   }
+}
+
+const VIEW_ONLY_TYPES: readonly ShareType[] = ['file', 'folder', 'collection'];
+
+/**
+ * The common read, an open share read by someone other than its owner, in two commands: the count (which checks
+ * the share is active, open, not a paste and not the reader's in the same atomic step, and returns it) and the
+ * item. Null when the count did not apply; the full path then judges the read. An item found gone takes the count
+ * back, so a refused read still counts nothing (a share whose item is deleted goes with it).
+ */
+async function openRead(p: ReadShareDeps, id: string, readerId: string | null): Promise<ShareRead | null> {
+  // Not a paste: its read counts a download too (countersOf), which the full path counts with the view.
+  const use = { counter: 'views' as const, now: p.clock.now(), readerId, types: VIEW_ONLY_TYPES };
+  const counted = await p.shares.countOpenUse(id, use);
+  if (!counted) return null;
+  const view = await shareView(p, counted);
+  if (view) return { share: counted, view };
+  await p.shares.uncountUse(id, 'views');
+  throw notFound('Share');
+}
+
+/**
+ * A paste's answer carries its whole content, so it is a download too: both count in the one update, and
+ * maxDownloads cannot be stepped around by reading the share instead of its content.
+ */
+function countersOf(share: Share): ShareCounter | ShareCounter[] {
+  return share.type === 'paste' ? ['views', 'downloads'] : 'views';
 }

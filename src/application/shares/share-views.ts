@@ -30,9 +30,15 @@ export function shareFields(share: Share, now: Date): OwnFields {
  * is gone: a share of nothing is treated as no share at all.
  */
 export async function shareView(p: Deps, share: Share): Promise<ShareView | null> {
-  const [owner, item] = await Promise.all([p.users.findById(share.ownerId), itemOf(p, share)]);
-  if (!owner || !item) return null;
-  return { ...shareFields(share, p.clock.now()), owner: { id: owner.id, username: owner.username }, ...item };
+  const [username, item] = await Promise.all([ownerName(p, share), itemOf(p, share)]);
+  if (username === null || !item) return null;
+  return { ...shareFields(share, p.clock.now()), owner: { id: share.ownerId, username }, ...item };
+}
+
+/** The name kept on the share; a share from before it was kept looks its owner up. Null when the owner is gone. */
+async function ownerName(p: Deps, share: Share): Promise<string | null> {
+  if (share.ownerName !== undefined) return share.ownerName;
+  return (await p.users.findById(share.ownerId))?.username ?? null;
 }
 
 async function itemOf(p: Deps, share: Share): Promise<Item | null> {
