@@ -217,5 +217,27 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       const { key } = await store.write(chunked(Buffer.from('kept'), 2));
       await expectNotFound(store.join([key, GARBAGE_KEYS[0]!]));
     });
+
+    it('writes unflushed when asked, then makes those blobs durable together; unknown keys are not_found', async () => {
+      const store = await make();
+      const data = [randomBytes(300_000), randomBytes(17)];
+      const written = await Promise.all(data.map((bytes) => store.write(chunked(bytes, 4096), { durable: false })));
+      for (const [i, { key, size }] of written.entries()) {
+        expect(size).toBe(data[i]!.length);
+        // Its size is what a resume checks its parts against: the bytes written, before any flush.
+        expect(await store.size(key)).toBe(data[i]!.length);
+      }
+      const keys = written.map((blob) => blob.key);
+      await store.makeDurable(keys);
+      await store.makeDurable([]);
+      for (const [i, key] of keys.entries()) {
+        expect(digest(await readAll(await store.read(key)))).toBe(digest(data[i]!));
+      }
+      for (const garbage of GARBAGE_KEYS) await expectNotFound(store.makeDurable([keys[0]!, garbage]));
+      await store.delete(keys[1]!);
+      await expectNotFound(store.makeDurable(keys));
+      const joined = await store.join([keys[0]!]);
+      expect(await store.size(joined.key)).toBe(data[0]!.length);
+    });
   });
 }

@@ -117,5 +117,32 @@ export function uploadSessionRepositoryContract(name: string, make: () => Promis
       await repo.take('s1');
       expect(await repo.referencedPartKeys(['p1'])).toEqual(new Set());
     });
+
+    it('cuts back to the first parts only while its parts are exactly those seen', async () => {
+      await repo.insert(session('s1'));
+      await repo.append('s1', 0, { key: 'p1', size: 10 }, at(HOUR), T0);
+      await repo.append('s1', 10, { key: 'p2', size: 20 }, at(HOUR), T0);
+      const seen = (await repo.append('s1', 30, { key: 'p3', size: 5 }, at(HOUR), T0))!.parts;
+      const cut = await repo.cutBack('s1', seen, 1);
+      expect(cut).toMatchObject({ offset: 10, parts: [{ key: 'p1', size: 10 }], expiresAt: at(HOUR) });
+      expect(await repo.findById('s1')).toEqual(cut);
+      // A second check that saw the old parts acts on nothing, even once the upload has grown back past them.
+      expect(await repo.cutBack('s1', seen, 0)).toBeNull();
+      await repo.append('s1', 10, { key: 'p4', size: 20 }, at(HOUR), T0);
+      await repo.append('s1', 30, { key: 'p5', size: 5 }, at(HOUR), T0);
+      expect(await repo.cutBack('s1', seen, 0)).toBeNull();
+      expect(await repo.cutBack('s1', seen.slice(0, 2), 0)).toBeNull();
+      expect((await repo.findById('s1'))!.offset).toBe(35);
+      expect(await repo.cutBack('missing', seen, 0)).toBeNull();
+      await expect(repo.cutBack('s1', seen, 3)).rejects.toThrow(RangeError);
+    });
+
+    it('lets exactly one of concurrent cuts of the same parts land', async () => {
+      await repo.insert(session('s1'));
+      await repo.append('s1', 0, { key: 'p1', size: 10 }, at(HOUR), T0);
+      const seen = (await repo.append('s1', 10, { key: 'p2', size: 10 }, at(HOUR), T0))!.parts;
+      const results = await Promise.all([repo.cutBack('s1', seen, 1), repo.cutBack('s1', seen, 0)]);
+      expect(results.filter((result) => result !== null)).toHaveLength(1);
+    });
   });
 }

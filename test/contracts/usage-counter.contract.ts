@@ -351,6 +351,28 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: T0 }, 'storage', 0)).toBe(true);
         expect(await counter.settleHold('u1', 'upload')).toEqual({ files: 1 });
       });
+
+      it('gives back part of a hold, from the hold and the counter in one step, never more than held', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
+        await counter.reserve('u1', 'storage', 300, 1000, { id: 'upload', at: T0 });
+        await counter.reserve('u1', 'storage', 50, 1000);
+        expect(await counter.releaseHeld('u1', 'upload', 'storage', 301)).toBe(false);
+        expect(await counter.releaseHeld('u1', 'missing', 'storage', 1)).toBe(false);
+        expect(await counter.releaseHeld('u2', 'upload', 'storage', 1)).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 350 }));
+        expect(await counter.releaseHeld('u1', 'upload', 'storage', 120)).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 230 }));
+        expect(await counter.settleHold('u1', 'upload')).toEqual({ files: 1, storage: 180 });
+      });
+
+      it('lets concurrent partial releases of one hold take no more than it holds', async () => {
+        await counter.reserve('u1', 'storage', 100, 1000, { id: 'upload', at: T0 });
+        const results = await Promise.all(
+          Array.from({ length: 5 }, () => counter.releaseHeld('u1', 'upload', 'storage', 30)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(3);
+        expect(await counter.get('u1')).toEqual(usage({ storage: 10 }));
+      });
     });
   });
 }

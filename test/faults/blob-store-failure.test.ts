@@ -1,7 +1,7 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BlobEntry, BlobStore, ByteRange, FileRepository } from '../../src/application/index.js';
+import type { BlobEntry, BlobStore, ByteRange, FileRepository, WriteOptions } from '../../src/application/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { filesOnDisk } from '../support/wait.js';
 
@@ -26,8 +26,11 @@ class FaultyBlobs implements BlobStore {
 
   constructor(readonly inner: BlobStore) {}
 
-  write(content: AsyncIterable<Uint8Array>) {
-    return this.inner.write(upTo(content, this.writeLimit));
+  write(content: AsyncIterable<Uint8Array>, options?: WriteOptions) {
+    return this.inner.write(upTo(content, this.writeLimit), options);
+  }
+  makeDurable(keys: readonly string[]) {
+    return this.inner.makeDurable(keys);
   }
   async read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>> {
     if (this.failOpen) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
-import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import type { BlobEntry, BlobStore, ByteRange, WriteOptions } from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
@@ -44,7 +44,8 @@ export class FsBlobStore implements BlobStore {
     this.tmpDir = join(options.dir, 'tmp');
   }
 
-  async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+  async write(content: AsyncIterable<Uint8Array>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
+    const durable = options.durable !== false;
     await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
       throw pathless(err, 'write a blob');
     });
@@ -53,7 +54,7 @@ export class FsBlobStore implements BlobStore {
     const final = this.pathOf(key);
     let size = 0;
     let renamed = false;
-    const out = createWriteStream(tmp, { flags: 'wx', flush: true });
+    const out = createWriteStream(tmp, { flags: 'wx', flush: durable });
     try {
       const counted = async function* () {
         for await (const chunk of content) {
@@ -66,7 +67,7 @@ export class FsBlobStore implements BlobStore {
       await mkdir(join(final, '..'), { recursive: true });
       await rename(tmp, final);
       renamed = true;
-      await this.syncDir(join(final, '..'));
+      if (durable) await this.syncDir(join(final, '..'));
       return { key, size };
     } catch (err) {
       // pipeline can settle before the file is even open; unlinking earlier could leave a freshly created file.
@@ -77,7 +78,23 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  /** Moves the parts under the new key in order; each was made durable when written, the renames are synced here. */
+  /**
+   * Each file's bytes, then each directory that names one, flushed; all files at once, so the disk sees every flush
+   * together rather than one after another.
+   */
+  async makeDurable(keys: readonly string[]): Promise<void> {
+    const paths = keys.map((key) => this.pathFor(key));
+    if (paths.some((path) => path === null)) throw blobNotFound();
+    try {
+      await Promise.all((paths as string[]).map((path) => this.syncFile(path)));
+      const dirs = new Set((paths as string[]).map((path) => join(path, '..')));
+      await Promise.all([...dirs].map((dir) => this.syncDir(dir)));
+    } catch (err) {
+      throw isErrno(err, 'ENOENT') ? blobNotFound() : pathless(err, 'make blobs durable');
+    }
+  }
+
+  /** Moves the parts under the new key in order; each was made durable before, the renames are synced here. */
   async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
     const paths = keys.map((key) => this.pathFor(key));
     if (paths.some((path) => path === null)) throw blobNotFound();
@@ -182,14 +199,18 @@ export class FsBlobStore implements BlobStore {
     return join(this.blobsDir, key.slice(0, 2), key);
   }
 
-  /** A rename is durable only once its directory entry is; Windows cannot open directories, so it is skipped. */
-  private async syncDir(dir: string): Promise<void> {
-    if (process.platform === 'win32') return;
-    const handle = await open(dir, 'r');
+  private async syncFile(path: string): Promise<void> {
+    const handle = await open(path, 'r');
     try {
       await handle.sync();
     } finally {
       await handle.close();
     }
+  }
+
+  /** A rename is durable only once its directory entry is; Windows cannot open directories, so it is skipped. */
+  private async syncDir(dir: string): Promise<void> {
+    if (process.platform === 'win32') return;
+    await this.syncFile(dir);
   }
 }

@@ -35,6 +35,11 @@ export class MemoryBlobStore implements BlobStore {
     return { key, size: bytes.length };
   }
 
+  /** Memory holds nothing across a crash: only that the blobs exist is checked. */
+  async makeDurable(keys: readonly string[]): Promise<void> {
+    if (keys.some((key) => !this.blobs.has(key))) throw new DomainError('not_found', 'Blob not found');
+  }
+
   async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
     const parts = keys.map((key) => this.blobs.get(key)?.bytes);
     if (parts.some((part) => part === undefined)) throw new DomainError('not_found', 'Blob not found');

@@ -1,6 +1,7 @@
 import { injectable } from 'inversify';
 import {
   MAX_UPLOAD_PARTS,
+  assertCut,
   type UploadPart,
   type UploadSession,
   type UploadSessionRepository,
@@ -29,6 +30,16 @@ export class MemoryUploadSessionRepository implements UploadSessionRepository {
     session.offset += part.size;
     session.parts.push({ ...part });
     session.expiresAt = new Date(expiresAt);
+    return clone(session);
+  }
+
+  async cutBack(id: string, seen: readonly UploadPart[], keep: number): Promise<UploadSession | null> {
+    assertCut(seen, keep);
+    const session = this.sessions.get(id);
+    const last = seen[seen.length - 1]!;
+    if (!session || session.parts.length !== seen.length || session.parts.at(-1)?.key !== last.key) return null;
+    session.parts = session.parts.slice(0, keep);
+    session.offset = session.parts.reduce((sum, part) => sum + part.size, 0);
     return clone(session);
   }
 

@@ -101,6 +101,16 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
+  async releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const entry = this.holds.get(userId)?.get(holdId);
+    const usage = this.counters.get(userId);
+    if (!entry || !usage || (entry.amounts[kind] ?? 0) < amount) return false;
+    entry.amounts[kind] = (entry.amounts[kind] ?? 0) - amount;
+    usage[kind] = Math.max(0, usage[kind] - amount);
+    return true;
+  }
+
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];
     for (const [userId, holds] of this.holds) {

@@ -58,6 +58,11 @@ export class GridFsBlobStore implements BlobStore {
     }
   }
 
+  /** GridFS writes are durable once the database acknowledges them (its write concern): only existence is checked. */
+  async makeDurable(keys: readonly string[]): Promise<void> {
+    for (const key of keys) if ((await this.size(key)) === null) throw new DomainError('not_found', 'Blob not found');
+  }
+
   /** GridFS numbers a file's chunks from 0 in one size, so parts are copied into a new file, then deleted. */
   async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
     for (const key of keys) if ((await this.size(key)) === null) throw new DomainError('not_found', 'Blob not found');

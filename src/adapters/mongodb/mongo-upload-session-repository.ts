@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import type { Collection, Db } from 'mongodb';
 import {
   MAX_UPLOAD_PARTS,
+  assertCut,
   type UploadPart,
   type UploadSession,
   type UploadSessionRepository,
@@ -57,6 +58,21 @@ export class MongoUploadSessionRepository implements UploadSessionRepository {
         $push: { parts: { key: part.key, size: part.size } },
         $set: { expiresAt },
       },
+      { returnDocument: 'after' },
+    );
+    return doc ? toSession(doc) : null;
+  }
+
+  async cutBack(id: string, seen: readonly UploadPart[], keep: number): Promise<UploadSession | null> {
+    assertCut(seen, keep);
+    const kept = seen.slice(0, keep).map((part) => ({ key: part.key, size: part.size }));
+    const doc = await this.uploads.findOneAndUpdate(
+      {
+        _id: id,
+        [`parts.${seen.length - 1}.key`]: seen[seen.length - 1]!.key,
+        [`parts.${seen.length}`]: { $exists: false },
+      },
+      { $set: { parts: kept, offset: kept.reduce((sum, part) => sum + part.size, 0) } },
       { returnDocument: 'after' },
     );
     return doc ? toSession(doc) : null;

@@ -197,6 +197,19 @@ export class MongoUsageCounter implements UsageCounter {
     return matchedCount === 1;
   }
 
+  /**
+   * The counter holds at least what its holds hold (a reconcile forgets every hold), so its condition only keeps the
+   * floor at zero exact in that one update.
+   */
+  async releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId, kind)]: { $gte: amount }, [kind]: { $gte: amount } },
+      { $inc: { [kind]: new Double(-amount), [holdPath(holdId, kind)]: new Double(-amount) } },
+    );
+    return matchedCount === 1;
+  }
+
   /** Hold ids are field names, so the ages are compared here; one document per user keeps the hourly scan small. */
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];

@@ -53,6 +53,13 @@ export interface UploadSessionRepository {
    * (another append came first, the session expired, ended or never existed).
    */
   append(id: string, from: number, part: UploadPart, expiresAt: Date, now: Date): Promise<UploadSession | null>;
+  /**
+   * Keeps only the first `keep` parts (offset their sum), in ONE conditional update: only while the session's parts
+   * are still exactly `seen` (its last part the last seen and no more; parts only grow at the end and keys are never
+   * reused, so that is the whole list), so a size check acts only on the parts it checked. Returns the session as
+   * changed, or null when it changed or went meanwhile. Expiry is left alone: a cut is not the client's activity.
+   */
+  cutBack(id: string, seen: readonly UploadPart[], keep: number): Promise<UploadSession | null>;
   /** Deletes the session and returns it as it was, or null when it was already gone (so only one caller acts). */
   take(id: string): Promise<UploadSession | null>;
   /** As take, but only while the session has expired at `now` (an append that renewed it meanwhile wins). */
@@ -63,4 +70,11 @@ export interface UploadSessionRepository {
   expiredIds(now: Date, limit: number): Promise<string[]>;
   /** The keys among `blobKeys` that some session holds as a part (the sweep of orphan bytes asks in batches). */
   referencedPartKeys(blobKeys: readonly string[]): Promise<Set<string>>;
+}
+
+/** A cut names the parts it saw and keeps fewer of them; anything else is a caller's bug. */
+export function assertCut(seen: readonly UploadPart[], keep: number): void {
+  if (seen.length === 0 || !Number.isSafeInteger(keep) || keep < 0 || keep >= seen.length) {
+    throw new RangeError(`Cannot keep ${keep} of ${seen.length} parts`);
+  }
 }

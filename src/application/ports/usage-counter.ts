@@ -68,6 +68,11 @@ export interface UsageCounter {
    * False, changing nothing, when `to` does not exist or `from` is not as described.
    */
   moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean>;
+  /**
+   * In one atomic step, takes `amount` of `kind` off the hold and off the counter, only when the hold holds at least
+   * that much; false, changing nothing, otherwise. A resumable upload whose parts were cut back gives their bytes back.
+   */
+  releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
   /** Every hold that last grew before `olderThan`, across users. */
   staleHolds(olderThan: Date): Promise<HeldAmounts[]>;
   /** Current counters (zeros for a user with none yet). */

@@ -1,24 +1,40 @@
 import type { Actor, StoredFile } from '../../domain/index.js';
-import { isTextual } from '../../domain/index.js';
+import { conflict, isTextual } from '../../domain/index.js';
 import type { ResumableUploadState } from '../contract.js';
 import { landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
 import { Utf8Check } from '../files/utf8-check.js';
 import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
-import { appendMiss } from './upload-state.js';
+import { checkedParts } from './checked-parts.js';
+import { appendMiss, offsetConflict } from './upload-state.js';
 
 export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock'>;
 
+const keysOf = (parts: readonly UploadPart[]) => parts.map((part) => part.key);
+
+/** Keys are never reused, so the same keys in the same order are the same parts. */
+const sameParts = (a: readonly UploadPart[], b: readonly UploadPart[]) =>
+  a.length === b.length && a.every((part, i) => part.key === b[i]!.key);
+
 /**
- * Makes the File of a complete upload through the same rules as a single-request upload. The session is taken
- * first, so a termination or expiry racing with this either wins (and gives everything back) or finds nothing, and
- * the parts are this call's alone to join; a crash after the take leaves a stale hold and orphan bytes, which the
- * sweeps give back.
+ * Makes the File of a complete upload through the same rules as a single-request upload. Its parts were answered
+ * before their bytes were flushed: they are checked against what is stored (a short part, left by a crash of the
+ * machine, cuts the upload back and fails with 409, so the client resumes from the offset that truly exists) and
+ * made durable together, all before the file can land and be answered. The session is then taken, so a termination
+ * or expiry racing with this either wins (and gives everything back) or finds nothing, and the parts are this call's
+ * alone to join; a crash after the take leaves a stale hold and orphan bytes, which the sweeps give back.
  */
 export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadSession): Promise<ResumableUploadState> {
+  const checked = await checkedParts(p, session);
+  if (!checked) throw await appendMiss(p, session.id, session.length);
+  if (checked.offset !== checked.length) throw offsetConflict(checked.offset, checked.length);
+  await p.blobs.makeDurable(keysOf(checked.parts));
   const taken = await p.uploads.take(session.id);
   if (!taken) throw await appendMiss(p, session.id, session.length);
   let blob: { key: string; size: number };
   try {
+    // Parts change after the check only if another check cut them meanwhile (they shrank under a running machine):
+    // the upload is then not whole, and it ends rather than become a file of unchecked bytes.
+    if (!sameParts(taken.parts, checked.parts)) throw conflict('The upload lost bytes while it was being completed');
     blob = await joined(p, taken.parts);
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
