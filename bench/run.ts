@@ -13,6 +13,7 @@ import { sharePage } from './share-page.js';
 import { shareReads } from './share-reads.js';
 import { transfers } from './transfer.js';
 import { treeAndSearch } from './tree.js';
+import { webBytes } from './web-bytes.js';
 
 const RESULTS = join(REPO_ROOT, 'bench', 'results.json');
 
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
       ['logins', 'login storm', loginStorm],
       ['tree', 'search and folder subtree', treeAndSearch],
       ['page', 'share page', sharePage],
+      ['web', 'first-load bytes of the dashboard', webBytes],
     ] as const) {
       if (!plan.sections.includes(key)) continue;
       try {

@@ -5,7 +5,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Static, hashed assets only: the HTTP adapter serves web/dist and nothing else. Nothing is inlined as a data: URL
- * (the CSP allows images from 'self' only), and there is one entry chunk, so no module-preload polyfill is needed.
+ * (the CSP allows images from 'self' only). Two pages, two entries: the share page (index.html) and the dashboard
+ * (dash.html), so neither ever loads the other's code; browsers that run module scripts know modulepreload, so no
+ * polyfill is needed.
  */
 export default defineConfig({
   root,
@@ -21,5 +23,8 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     sourcemap: false,
     reportCompressedSize: false,
+    rolldownOptions: {
+      input: { share: `${root}index.html`, dash: `${root}dash.html` },
+    },
   },
 });

@@ -194,7 +194,7 @@ export interface Core {
   // auth
   /** Throttled per account and client address; a lockout answers rate_limited, even to the right password. */
   login: UseCase<{ username: string; password: string; client?: ClientAddress }, LoginResult>;
-  logout: UseCase<{ actor: Actor }, void>;
+  logout: UseCase<{ actor: Actor; everywhere?: boolean }, void>;
   authenticate: UseCase<{ token: string }, Actor>;
   getMe: UseCase<{ actor: Actor }, MeView>;
   register: UseCase<{ username: string; password: string }, LoginResult>;

@@ -236,6 +236,8 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     trustProxy: config.trustProxy,
     webDir: options.webDir === undefined ? WEB_DIST : (options.webDir ?? undefined),
     publicUrl: config.publicUrl,
+    sessionCookieMaxAge: Math.round(config.sessionMaxDays * 86_400),
+    registrationOpen: config.registration === 'open',
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

@@ -115,6 +115,20 @@ describe('logout', () => {
     await expect(ctx.core.authenticate.execute({ token: second.token })).resolves.toMatchObject({ via: 'session' });
   });
 
+  it('everywhere revokes every session of the user, not another user\'s, and keeps API tokens', async () => {
+    const ctx = makeCore();
+    const { actor, token } = await signUp(ctx, 'alice');
+    const second = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
+    const bob = await signUp(ctx, 'bob');
+    const api = await ctx.core.createApiToken.execute({ actor, name: 'ci' });
+    await ctx.core.logout.execute({ actor, everywhere: true });
+    for (const ended of [token, second.token]) {
+      expect((await failure(ctx.core.authenticate.execute({ token: ended }))).code).toBe('unauthorized');
+    }
+    await expect(ctx.core.authenticate.execute({ token: bob.token })).resolves.toMatchObject({ via: 'session' });
+    await expect(ctx.core.authenticate.execute({ token: api.token })).resolves.toMatchObject({ via: 'uploader' });
+  });
+
   it('is forbidden with an API token, which stays valid', async () => {
     const ctx = makeCore();
     const { actor } = await signUp(ctx, 'alice');

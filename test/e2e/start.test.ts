@@ -142,5 +142,6 @@ describe('the service as started from the command line', () => {
     expect(await filesUnder(dataDir)).toEqual([]);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  });
+    // Two service starts and a streamed upload: well over the default 20 s on a loaded two-core machine.
+  }, 60_000);
 });

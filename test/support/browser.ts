@@ -44,7 +44,7 @@ export interface WatchedPage {
    * An API answer this test causes on purpose (a 404 for an unknown share, a 401 for a wrong password): Chromium
    * logs it as a console error, which is not a fault of the page. Only the named path and status are let through.
    */
-  expectHttpError(path: string, status: number): void;
+  expectHttpError(path: string | RegExp, status: number): void;
   /** Fails the test on any problem; call it at the end of every test. */
   assertClean(): void;
 }
@@ -55,13 +55,14 @@ export async function watchedPage(browser: Browser, options: BrowserContextOptio
   await context.addInitScript(REPORT_VIOLATIONS);
   const page = await context.newPage();
   const problems: string[] = [];
-  const expected: { path: string; status: number }[] = [];
+  const expected: { path: string | RegExp; status: number }[] = [];
 
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const status = HTTP_ERROR.exec(message.text())?.[1];
     const path = new URL(message.location().url || 'about:blank').pathname;
-    if (status && expected.some((e) => e.path === path && e.status === Number(status))) return;
+    const named = (e: { path: string | RegExp }) => (typeof e.path === 'string' ? e.path === path : e.path.test(path));
+    if (status && expected.some((e) => named(e) && e.status === Number(status))) return;
     problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));

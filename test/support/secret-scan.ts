@@ -15,7 +15,9 @@ export interface Exchange {
 const MIN_SECRET_LENGTH = 8;
 
 /** The only answers that may carry a token: the one moment its secret is handed out. */
-const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/register|token|token\/sharex)$/;
+const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/register|auth\/session|token|token\/sharex)$/;
+/** The browser session's cookie, as a request sends it or a response sets it. */
+const SESSION_COOKIE = /(?:^|[;,\s])(?:__Host-)?coffer_session=([A-Za-z0-9_-]+)/g;
 
 /**
  * Watches everything a test sends and receives, and finds responses that carry a secret: a password or share
@@ -44,6 +46,7 @@ export class SecretScan {
     for (const [name, value] of Object.entries(headers)) {
       if (name.toLowerCase() === 'x-share-password') this.addSecret('share password', value);
       if (name.toLowerCase() === 'authorization') this.addToken(value.split(' ')[1]);
+      if (name.toLowerCase() === 'cookie') for (const [, token] of value.matchAll(SESSION_COOKIE)) this.addToken(token);
     }
     for (const field of ['password', 'currentPassword', 'newPassword']) {
       const password: unknown = json && typeof json === 'object' ? (json as Record<string, unknown>)[field] : undefined;
@@ -53,6 +56,7 @@ export class SecretScan {
 
   noteResponse(exchange: Exchange, body: unknown): void {
     this.exchanges.push(exchange);
+    for (const [, token] of exchange.head.matchAll(SESSION_COOKIE)) this.addToken(token);
     if (body && typeof body === 'object' && 'token' in body) {
       const token = (body as { token: unknown }).token;
       if (typeof token === 'string') this.addToken(token);

@@ -1,9 +1,12 @@
 import type { Context, Middleware } from 'koa';
 import type { Actor } from '../../domain/index.js';
-import { unauthorized } from '../../domain/index.js';
+import { isDomainError, unauthorized } from '../../domain/index.js';
 import type { Core, ReadAccess } from '../../application/contract.js';
 import { clientAddress } from './client-address.js';
+import { assertCookieWriteAllowed, fromOwnOrigin, isSafeMethod } from './csrf.js';
 import { headerText } from './header-text.js';
+import { publicBase } from './public-url.js';
+import { sessionCookie } from './session-cookie.js';
 import { parseId } from './validation.js';
 
 export interface AuthState {
@@ -28,21 +31,59 @@ export function tokenFrom(header: string | undefined): string | null {
 }
 
 export class Auth {
-  /** `trustProxy`: how many reverse proxies' X-Forwarded-For entries to believe (TRUST_PROXY). */
+  /**
+   * `trustProxy`: how many reverse proxies' X-Forwarded-For entries to believe (TRUST_PROXY); `publicUrl`: the
+   * public base (PUBLIC_URL), one of the origins a browser session accepts requests from.
+   */
   constructor(
     private readonly core: Core,
     private readonly trustProxy = 0,
+    private readonly publicUrl: string | null = null,
   ) {}
+
+  /** Whether the cookie set for this request must be Secure: the public base is HTTPS. */
+  secure(ctx: Context): boolean {
+    return publicBase(ctx, this.publicUrl, this.trustProxy).startsWith('https:');
+  }
+
+  /** The login CSRF defence: only a page of our own origin may sign a browser in. */
+  assertOwnPage(ctx: Context): void {
+    assertCookieWriteAllowed(ctx, this.publicUrl, this.trustProxy);
+  }
 
   /** The client address the core throttles guesses on; see clientAddress. */
   client(ctx: Context): string {
     return clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, this.trustProxy);
   }
 
-  /** Null without an Authorization header; a header that is present must be valid. */
+  /**
+   * Null without credentials. An Authorization header that is present must be valid, and the session cookie is then
+   * not looked at; without one, the browser session's cookie counts (see cookieActor).
+   */
   async optionalActor(ctx: Context): Promise<Actor | null> {
     const token = tokenFrom(ctx.headers.authorization);
-    return token === null ? null : this.core.authenticate.execute({ token });
+    return token === null ? this.cookieActor(ctx) : this.core.authenticate.execute({ token });
+  }
+
+  /**
+   * The cookie's session. A read from another origin is served as if anonymous (the cookie is ignored), a change from
+   * another origin or without the CSRF header is refused, and a cookie whose session ended is no session at all, so
+   * a stale cookie never breaks a public page.
+   */
+  private async cookieActor(ctx: Context): Promise<Actor | null> {
+    const token = sessionCookie(ctx);
+    if (token === null) return null;
+    if (isSafeMethod(ctx)) {
+      if (!fromOwnOrigin(ctx, this.publicUrl, this.trustProxy)) return null;
+    } else {
+      assertCookieWriteAllowed(ctx, this.publicUrl, this.trustProxy);
+    }
+    try {
+      return await this.core.authenticate.execute({ token });
+    } catch (err) {
+      if (isDomainError(err) && err.code === 'unauthorized') return null;
+      throw err;
+    }
   }
 
   async requireActor(ctx: Context): Promise<Actor> {

@@ -23,6 +23,10 @@ export interface HttpOptions {
   webDir?: string;
   /** The base of every `url` handed out (PUBLIC_URL, no trailing slash); without it, each request's own origin. */
   publicUrl?: string | null;
+  /** How long the browser keeps its session cookie, in seconds: the session's longest life (SESSION_MAX_DAYS). */
+  sessionCookieMaxAge?: number;
+  /** REGISTRATION=open: the sign-in page offers to create an account. */
+  registrationOpen?: boolean;
 }
 
 // A client that goes away mid-download is routine, not a server fault.
@@ -50,7 +54,7 @@ export class HttpApp {
     const { logger } = options;
     const router = new Router<AuthState>();
     this.router = router;
-    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy), options });
+    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy, options.publicUrl ?? null), options });
 
     this.koa = new Koa();
     this.koa.use(async (ctx, next) => {

@@ -77,6 +77,8 @@ export function parseId(value: string | undefined, field = 'id'): string {
 
 // Bodies are strict: a field the route does not know is refused (400) rather than silently dropped.
 export const credentialsBody = z.strictObject({ username: z.string(), password: z.string() });
+/** A browser's sign-in (or sign-up, `register`): the session goes into a cookie, never into the answer. */
+export const browserSessionBody = credentialsBody.extend({ register: z.boolean().default(false) });
 export const passwordChangeBody = z.strictObject({ currentPassword: z.string(), newPassword: z.string() });
 export const tokenCreateBody = z.strictObject({ name: z.string() });
 export const fileUpdateBody = z.strictObject({ name: z.string().optional(), folderId: ref.optional() });

@@ -7,9 +7,13 @@ type Port = Core['logout'];
 export class Logout implements Port {
   constructor(private readonly p: Pick<Ports, 'tokens'>) {}
 
-  /** Revokes exactly the session presented; the user's other sessions stay valid. */
-  async execute({ actor }: Parameters<Port['execute']>[0]) {
+  /**
+   * Revokes exactly the session presented, the user's other sessions staying valid; or, `everywhere`, every session of
+   * the user (a lost laptop). API tokens stay either way: they are revoked one by one.
+   */
+  async execute({ actor, everywhere = false }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'auth.logout');
-    await this.p.tokens.delete(actor.tokenId);
+    if (everywhere) await this.p.tokens.deleteByUser(actor.userId, 'session');
+    else await this.p.tokens.delete(actor.tokenId);
   }
 }

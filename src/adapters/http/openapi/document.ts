@@ -44,11 +44,12 @@ const ACCESS_TEXT: Record<Access, string> = {
     'no password travels with these requests. Link-preview bots (by User-Agent) count nothing.',
 };
 
+/** Every route that takes a session token also takes the browser session's cookie in its place. */
 function security(access: Access): Json[] {
-  if (access === 'public') return [{}, { token: [] }];
-  if (access === 'session-or-share') return [{ token: [] }, {}];
+  if (access === 'public') return [{}, { token: [] }, { browserSession: [] }];
+  if (access === 'session-or-share') return [{ token: [] }, { browserSession: [] }, {}];
   if (access === 'share-page') return [{}, { shareGrant: [] }];
-  return [{ token: [] }];
+  return [{ token: [] }, { browserSession: [] }];
 }
 
 const header = (name: string, description: string, schema: Json = { type: 'string' }) => ({
@@ -262,6 +263,16 @@ export function buildOpenApiDocument({ web }: DocumentOptions): Json {
           description:
             '`Authorization: token <value>`: a session token (login, register) or an uploader token ' +
             '(POST /api/token). Each operation lists the types it accepts in `x-token-types`.',
+        },
+        browserSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'coffer_session',
+          description:
+            'The browser session set by POST /api/auth/session (HttpOnly, SameSite=Strict; `__Host-coffer_session` ' +
+            'over HTTPS). Used only when no Authorization header is sent. A request that changes something must ' +
+            'come from this origin and carry `X-Coffer-CSRF: 1`, or it is 403; a read from another origin is ' +
+            'served as anonymous. See docs/SECURITY.md, "Browser sessions".',
         },
       },
     },

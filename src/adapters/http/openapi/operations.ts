@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { pageQuery } from '../paging.js';
+import { DASHBOARD_PATHS } from '../routes/web.js';
 import { previewQuery, unlockBody } from '../routes/share-page.js';
 import { UPLOAD_FORM } from '../upload-fields.js';
 import * as body from '../validation.js';
@@ -103,6 +104,19 @@ const TUS_DISCOVERY: Answer[] = [
   },
 ];
 const read = [400, 401, 403, 404, 410, 429];
+const SHELL_OK: Answer[] = [{ status: 200, description: 'HTML', body: 'html' }, { status: 304, description: 'Not modified' }];
+
+/** The dashboard's pages: one shell for each of its paths (the page itself reads the path). */
+const dashboardPages: Operation[] = DASHBOARD_PATHS.map((path) => ({
+  method: 'get',
+  path: path.replace(/:(\w+)/g, '{$1}'),
+  tag: 'web',
+  summary: 'A page of the dashboard (the front end\'s shell)',
+  access: 'public',
+  ok: SHELL_OK,
+  errors: [503],
+  web: true,
+}));
 
 /** Every route the HTTP adapter answers. The coverage test holds this list to the router's own. */
 export const OPERATIONS: Operation[] = [
@@ -113,7 +127,10 @@ export const OPERATIONS: Operation[] = [
 
   { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token', access: 'public', json: body.credentialsBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
   { method: 'post', path: '/api/auth/register', tag: 'auth', summary: 'Create an account (REGISTRATION=open)', access: 'public', json: body.credentialsBody, ok: one('LoginResult', 201), errors: [400, 403, 409, 413, 429] },
-  { method: 'post', path: '/api/auth/logout', tag: 'auth', summary: 'Revoke the session token presented', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/logout', tag: 'auth', summary: 'Revoke the session token presented (and clear the browser session\'s cookie)', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/logout/everywhere', tag: 'auth', summary: 'Revoke every session of the user; API tokens stay', access: 'session', ok: none, errors: [401, 403] },
+  { method: 'post', path: '/api/auth/session', tag: 'auth', summary: 'Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer', access: 'public', json: body.browserSessionBody, ok: [...one('Me'), ...one('Me', 201, 'Me (registered)')], errors: [400, 401, 403, 409, 413, 429] },
+  { method: 'get', path: '/api/auth/session', tag: 'auth', summary: 'Who the browser is signed in as (null when no one)', access: 'public', ok: one('Session'), errors: [401] },
   { method: 'post', path: '/api/auth/password', tag: 'auth', summary: 'Change your own password; ends your other sessions', access: 'session', json: body.passwordChangeBody, ok: none, errors: [400, 401, 403, 409, 413, 429] },
   { method: 'get', path: '/api/auth/me', tag: 'auth', summary: 'The user of the token', access: 'session', ok: one('Me'), errors: [401, 403] },
 
@@ -179,4 +196,5 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/s/{id}/folders/{folderId}', tag: 'web', summary: 'A folder inside a shared folder, with its subtree', access: 'share-page', ok: one('Folder'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/collections/{collectionId}', tag: 'web', summary: 'The shared collection', access: 'share-page', ok: one('Collection'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/archive', tag: 'web', summary: 'A shared folder or collection as one .zip, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },
+  ...dashboardPages,
 ];

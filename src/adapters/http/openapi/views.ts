@@ -137,6 +137,13 @@ export const Me = z
   .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), createdAt: time })
   .register(components, { id: 'Me' });
 
+export const Session = z
+  .object({ user: Me.nullable(), registration: z.boolean() })
+  .register(components, {
+    id: 'Session',
+    description: 'Who the browser session belongs to (null when signed out), and whether anyone may register',
+  });
+
 export const Token = z
   .object({ id: z.string(), name: z.string(), createdAt: time })
   .register(components, { id: 'Token' });

@@ -1,10 +1,12 @@
+import type { Context } from 'koa';
 import { actorOf } from '../auth.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
-import { credentialsBody, parse, passwordChangeBody } from '../validation.js';
+import { clearSessionCookie, sessionCookie, setSessionCookie } from '../session-cookie.js';
+import { browserSessionBody, credentialsBody, parse, passwordChangeBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
 /** Login, registration and password changes read small bodies only (AUTH_JSON_LIMIT, 16 KiB). */
-export function authRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
+export function authRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   const body = jsonBody(AUTH_JSON_LIMIT);
 
   router.post('/api/auth/login', body, async (ctx) => {
@@ -17,10 +19,35 @@ export function authRoutes(router: AppRouter, { core, auth }: RouteDeps): void {
     ctx.status = 201;
   });
 
-  router.post('/api/auth/logout', auth.required, async (ctx) => {
-    await core.logout.execute({ actor: actorOf(ctx) });
-    ctx.status = 204;
+  // The browser's sign-in: the session token goes into the HttpOnly cookie only, so no page script ever holds it.
+  router.post('/api/auth/session', body, async (ctx) => {
+    auth.assertOwnPage(ctx);
+    const { register, ...credentials } = parse(browserSessionBody, ctx.request.body);
+    const { token } = register
+      ? await core.register.execute(credentials)
+      : await core.login.execute({ ...credentials, client: auth.client(ctx) });
+    setSessionCookie(ctx, token, auth.secure(ctx), options.sessionCookieMaxAge ?? null);
+    ctx.body = await core.getMe.execute({ actor: await core.authenticate.execute({ token }) });
+    ctx.status = register ? 201 : 200;
   });
+
+  // Who the browser is signed in as, or null: a signed-out visitor is an answer here, not an error.
+  router.get('/api/auth/session', async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      user: actor?.via === 'session' ? await core.getMe.execute({ actor }) : null,
+      registration: options.registrationOpen === true,
+    };
+  });
+
+  const logout = (everywhere: boolean) => async (ctx: Context) => {
+    await core.logout.execute({ actor: actorOf(ctx), everywhere });
+    if (sessionCookie(ctx) !== null) clearSessionCookie(ctx);
+    ctx.status = 204;
+  };
+  router.post('/api/auth/logout', auth.required, logout(false));
+  router.post('/api/auth/logout/everywhere', auth.required, logout(true));
 
   router.post('/api/auth/password', auth.required, body, async (ctx) => {
     const change = parse(passwordChangeBody, ctx.request.body);

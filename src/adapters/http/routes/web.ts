@@ -1,8 +1,23 @@
+import { DomainError } from '../../../domain/index.js';
 import { sendWebFile } from '../web/send-web-file.js';
 import { loadWebAssets } from '../web/web-assets.js';
-import { ASSET_HEADERS, IMMUTABLE } from '../web/web-headers.js';
+import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../web/web-headers.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 import { sharePageRoutes } from './share-page.js';
+
+/** The dashboard's own paths: the page reads the path and shows that view (see web/src/dash/routes.ts). */
+export const DASHBOARD_PATHS = [
+  '/',
+  '/files/:folderId',
+  '/shares',
+  '/pastes',
+  '/collections',
+  '/collections/:id',
+  '/usage',
+  '/tokens',
+  '/account',
+  '/admin',
+];
 
 /**
  * The browser front end (web/dist, built by Vite): its hashed assets, and the pages rendered from its HTML shell
@@ -22,4 +37,9 @@ export function webRoutes(router: AppRouter, deps: RouteDeps): void {
   });
 
   sharePageRoutes(router, deps, () => web);
+
+  router.get(DASHBOARD_PATHS, (ctx) => {
+    if (!web?.dashShell) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
+    sendWebFile(ctx, web.dashShell, PAGE_HEADERS);
+  });
 }

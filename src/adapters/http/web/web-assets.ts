@@ -16,8 +16,10 @@ export interface WebFile {
 }
 
 export interface WebAssets {
-  /** index.html: the shell of every page. */
+  /** index.html: the shell of the share page. */
   shell: WebFile;
+  /** dash.html: the shell of the dashboard (its own entry, so it shares no first load with the share page). */
+  dashShell: WebFile | null;
   /** By file name (no directory): the only names /assets/{name} can answer. */
   assets: ReadonlyMap<string, WebFile>;
 }
@@ -62,5 +64,7 @@ export function loadWebAssets(dir: string): WebAssets | null {
     const file = webFile(join(assetDir, entry.name), entry.name);
     if (file) assets.set(entry.name, file);
   }
-  return { shell: { ...shell, immutable: false }, assets };
+  const dashPath = join(dir, 'dash.html');
+  const dash = existsSync(dashPath) ? webFile(dashPath, 'dash.html') : null;
+  return { shell: { ...shell, immutable: false }, dashShell: dash && { ...dash, immutable: false }, assets };
 }

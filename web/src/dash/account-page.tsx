@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type MeView } from './api.js';
+import { ErrorNote, Section, useAction } from './ui.js';
+
+export function AccountPage({ me }: { me: MeView }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [done, setDone] = useState('');
+  const [busy, error, run] = useAction();
+  useEffect(() => {
+    document.title = 'Account · Coffer';
+  }, []);
+
+  const change = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      await api.changePassword(current, next);
+      setCurrent('');
+      setNext('');
+      setDone('Password changed. Your other sessions were signed out.');
+    });
+  };
+  const everywhere = () =>
+    run(async () => {
+      await api.signOutEverywhere();
+      location.assign('/');
+    });
+
+  return (
+    <>
+      <Section title={`Account: ${me.username}`}>
+        <form class="stack" onSubmit={change}>
+          <h3>Change password</h3>
+          <label>
+            Current password
+            <input type="password" autocomplete="current-password" required value={current}
+              onInput={(e) => setCurrent(e.currentTarget.value)} />
+          </label>
+          <label>
+            New password (8 to 256 characters)
+            <input type="password" autocomplete="new-password" required minLength={8} maxLength={256} value={next}
+              onInput={(e) => setNext(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="primary" disabled={busy}>
+            Change password
+          </button>
+          <p role="status">{done}</p>
+        </form>
+        <ErrorNote error={error} />
+      </Section>
+      <Section title="Sessions">
+        <p>Signs out every browser and client that signed in with your password (API tokens stay).</p>
+        <button type="button" onClick={() => void everywhere()}>
+          Sign out everywhere
+        </button>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../../../test/support/openapi-schema.gen.js';
+
+/**
+ * The one way the dashboard talks to the API: a client typed by the types openapi-typescript generates from
+ * GET /api/openapi.json (`npm run openapi:types`; a test keeps the file equal to the served document). A change of
+ * the API that this code does not follow fails `npm run typecheck`.
+ */
+type Schemas = components['schemas'];
+export type FileView = Schemas['File'];
+export type FolderView = Schemas['Folder'];
+export type CollectionView = Schemas['Collection'];
+export type PasteView = Schemas['Paste'];
+export type ShareView = Schemas['Share'];
+export type UsageView = Schemas['Usage'];
+export type AdminUserView = Schemas['AdminUser'];
+export type MeView = Schemas['Me'];
+export type TokenView = Schemas['Token'];
+export type CreatedTokenView = Schemas['CreatedToken'];
+export type SearchView = Schemas['Listing'];
+export type ShareKind = ShareView['type'];
+export type ShareOptions = Omit<NonNullable<paths['/api/share/{id}']['patch']['requestBody']>['content']['application/json'], never>;
+export type LimitName = keyof UsageView;
+type Limits = NonNullable<NonNullable<paths['/api/admin/users/{id}']['patch']['requestBody']>['content']['application/json']['limits']>;
+
+/** An answer in the API's one error shape, kept whole so a page can name the limit that was reached. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly limit: LimitName | null = null,
+    /** For a reached limit: its maximum and what was in use when it refused (bytes as decimal strings). */
+    readonly usage: { max: number | string; current: number | string } | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The session lives in an HttpOnly cookie the page cannot read; every request that changes something carries
+ * X-Coffer-CSRF, without which the server refuses the cookie (docs/SECURITY.md, "Browser sessions").
+ */
+export const CSRF_HEADERS = { 'X-Coffer-CSRF': '1' };
+
+const client = createClient<paths>({ headers: CSRF_HEADERS, credentials: 'same-origin', cache: 'no-store' });
+
+type ErrorBody = { error?: string; message?: string; limit?: LimitName; max?: number | string; current?: number | string };
+
+/** An answer in the API's one error shape as an ApiError, keeping what a page needs to name a reached limit. */
+export function apiError(status: number, body: ErrorBody): ApiError {
+  const usage = body.max !== undefined && body.current !== undefined ? { max: body.max, current: body.current } : null;
+  return new ApiError(status, body.error ?? 'failed', body.message ?? `The server answered ${status}.`, body.limit ?? null, usage);
+}
+
+/** The answer's data, or an ApiError in the API's words; a network failure says so plainly. */
+async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: Awaited<typeof call>;
+  try {
+    result = await call;
+  } catch {
+    throw new ApiError(0, 'offline', 'The server could not be reached. Check your connection and try again.');
+  }
+  const { data, error, response } = result;
+  if (!response.ok) {
+    throw apiError(response.status, (error ?? {}) as ErrorBody);
+  }
+  return data as T;
+}
+
+const path = (id: string) => ({ params: { path: { id } } });
+
+/** Every page of a paged listing (pastes, collections, tokens), following `Link: rel="next"`. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data?: T[]; error?: unknown; response: Response }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = page(cursor);
+    const { response } = await answer;
+    items.push(...(await unwrap(answer)));
+    cursor = parseNext(response.headers.get('Link')) ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+/** The cursor of an RFC 8288 `rel="next"` link, or null on the last page. */
+export function parseNext(link: string | null): string | null {
+  const match = link ? /[?&]cursor=([^&>]+)[^>]*>;\s*rel="next"/.exec(link) : null;
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+const PAGE = '1000';
+
+export const api = {
+  /** Who this browser is signed in as (null when signed out: no error, so nothing in the console either). */
+  session: () => unwrap(client.GET('/api/auth/session')),
+  signIn: (username: string, password: string, register = false) =>
+    unwrap(client.POST('/api/auth/session', { body: { username, password, register } })),
+  signOut: () => unwrap(client.POST('/api/auth/logout')),
+  signOutEverywhere: () => unwrap(client.POST('/api/auth/logout/everywhere')),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    unwrap(client.POST('/api/auth/password', { body: { currentPassword, newPassword } })),
+
+  rootPage: (cursor: string | null) =>
+    unwrap(client.GET('/api/folder', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } })),
+  folder: (id: string) => unwrap(client.GET('/api/folder/{id}', path(id))),
+  createFolder: (name: string, parentId: string | null) => unwrap(client.POST('/api/folder', { body: { name, parentId } })),
+  updateFolder: (id: string, change: { name?: string; parentId?: string | null }) =>
+    unwrap(client.PATCH('/api/folder/{id}', { ...path(id), body: change })),
+  deleteFolder: (id: string) => unwrap(client.DELETE('/api/folder/{id}', path(id))),
+  updateFile: (id: string, change: { name?: string; folderId?: string | null }) =>
+    unwrap(client.PATCH('/api/file/{id}', { ...path(id), body: change })),
+  deleteFile: (id: string) => unwrap(client.DELETE('/api/file/{id}', path(id))),
+  /** A plain link: the cookie is all a download or a preview needs. */
+  contentUrl: (id: string) => `/api/file/${encodeURIComponent(id)}/content`,
+  search: (query: string, folderId: string | null) =>
+    unwrap(client.POST('/api/search', { body: { query, folderId, recursive: folderId !== null } })),
+
+  shares: () => unwrap(client.GET('/api/share')),
+  createShare: (type: ShareKind, id: string, options: ShareOptions) =>
+    unwrap(client.POST('/api/share', { body: { type, id, ...options } })),
+  updateShare: (id: string, options: ShareOptions) => unwrap(client.PATCH('/api/share/{id}', { ...path(id), body: options })),
+  deleteShare: (id: string) => unwrap(client.DELETE('/api/share/{id}', path(id))),
+
+  pastes: () => allPages((cursor) => client.GET('/api/paste', { params: { query: { limit: PAGE, cursor } } })),
+  createPaste: (name: string, type: string, content: string) =>
+    unwrap(client.POST('/api/paste', { body: { name, type, content } })),
+  deletePaste: (id: string) => unwrap(client.DELETE('/api/paste/{id}', path(id))),
+
+  collections: () => allPages((cursor) => client.GET('/api/collection', { params: { query: { limit: PAGE, cursor } } })),
+  collection: (id: string) => unwrap(client.GET('/api/collection/{id}', path(id))),
+  createCollection: (name: string) => unwrap(client.POST('/api/collection', { body: { name } })),
+  deleteCollection: (id: string) => unwrap(client.DELETE('/api/collection/{id}', path(id))),
+  addToCollection: (id: string, fileId: string) =>
+    unwrap(client.PUT('/api/collection/{id}/file/{fileId}', { params: { path: { id, fileId } } })),
+  removeFromCollection: (id: string, fileId: string) =>
+    unwrap(client.DELETE('/api/collection/{id}/file/{fileId}', { params: { path: { id, fileId } } })),
+
+  usage: () => unwrap(client.GET('/api/usage/stats')),
+
+  tokens: () => allPages((cursor) => client.GET('/api/token', { params: { query: { limit: PAGE, cursor } } })),
+  createToken: (name: string) => unwrap(client.POST('/api/token', { body: { name } })),
+  deleteToken: (id: string) => unwrap(client.DELETE('/api/token/{id}', path(id))),
+  sharexConfig: (name: string) => unwrap(client.POST('/api/token/sharex', { body: { name } })),
+
+  users: () => unwrap(client.GET('/api/admin/users')),
+  createUser: (username: string, password: string, type: 'admin' | 'user') =>
+    unwrap(client.POST('/api/admin/users', { body: { username, password, type } })),
+  updateUser: (id: string, change: { type?: 'admin' | 'user'; password?: string; limits?: Limits }) =>
+    unwrap(client.PATCH('/api/admin/users/{id}', { ...path(id), body: change })),
+  deleteUser: (id: string) => unwrap(client.DELETE('/api/admin/users/{id}', path(id))),
+};

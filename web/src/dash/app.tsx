@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Message } from '../message.js';
+import { AccountPage } from './account-page.js';
+import { AdminPage } from './admin-page.js';
+import { api, type MeView } from './api.js';
+import { CollectionPage, CollectionsPage } from './collections-page.js';
+import { FilesPage } from './files/files-page.js';
+import { PastesPage } from './pastes-page.js';
+import { navigate, onNavigate, viewOf, type View } from './routes.js';
+import { SharesPage } from './shares-page.js';
+import { SignIn } from './sign-in.js';
+import { TokensPage } from './tokens-page.js';
+import { ErrorNote, Link } from './ui.js';
+import { UsagePage } from './usage-page.js';
+
+type Session = { state: 'loading' } | { state: 'out'; registration: boolean } | { state: 'in'; me: MeView } | { state: 'failed'; error: unknown };
+
+const NAV: { href: string; label: string; admin?: boolean }[] = [
+  { href: '/', label: 'Files' },
+  { href: '/shares', label: 'Shares' },
+  { href: '/pastes', label: 'Pastes' },
+  { href: '/collections', label: 'Collections' },
+  { href: '/usage', label: 'Usage' },
+  { href: '/tokens', label: 'API tokens' },
+  { href: '/account', label: 'Account' },
+  { href: '/admin', label: 'Admin', admin: true },
+];
+
+function usePath(): string {
+  const [path, setPath] = useState(location.pathname);
+  useEffect(() => onNavigate(() => setPath(location.pathname)), []);
+  return path;
+}
+
+function Page({ view, me }: { view: View | null; me: MeView }) {
+  if (!view) return <Message title="Page not found">There is nothing at this address.</Message>;
+  switch (view.name) {
+    case 'files':
+      return <FilesPage folderId={view.folderId} />;
+    case 'collection':
+      return <CollectionPage id={view.id} />;
+    case 'shares':
+      return <SharesPage />;
+    case 'pastes':
+      return <PastesPage />;
+    case 'collections':
+      return <CollectionsPage />;
+    case 'usage':
+      return <UsagePage />;
+    case 'tokens':
+      return <TokensPage />;
+    case 'account':
+      return <AccountPage me={me} />;
+    case 'admin':
+      return me.type === 'admin' ? <AdminPage me={me} /> : <Message title="Admins only">Ask an admin.</Message>;
+  }
+}
+
+export function Dashboard() {
+  const [session, setSession] = useState<Session>({ state: 'loading' });
+  const path = usePath();
+
+  const load = () =>
+    api.session().then(
+      ({ user, registration }) => setSession(user ? { state: 'in', me: user } : { state: 'out', registration }),
+      (error: unknown) => setSession({ state: 'failed', error }),
+    );
+  useEffect(() => void load(), []);
+
+  if (session.state === 'loading') return <p class="page">Loading…</p>;
+  if (session.state === 'failed') return <main class="page"><ErrorNote error={session.error} /></main>;
+  if (session.state === 'out') {
+    return <SignIn registration={session.registration} onSignedIn={(me) => setSession({ state: 'in', me })} />;
+  }
+
+  const signOut = async () => {
+    await api.signOut().catch(() => undefined);
+    navigate('/');
+    await load();
+  };
+  const current = (href: string) => (href === '/' ? path === '/' || path.startsWith('/files/') : path.startsWith(href));
+
+  return (
+    <>
+      <header class="site-header dash-header">
+        <span class="brand">Coffer</span>
+        <nav aria-label="Sections" class="dash-nav">
+          {NAV.filter((item) => !item.admin || session.me.type === 'admin').map((item) => (
+            <Link key={item.href} href={item.href} aria-current={current(item.href) ? 'page' : undefined}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <span class="who">
+          {session.me.username}
+          <button type="button" class="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <main id="main" class="page wide">
+        <Page view={viewOf(path)} me={session.me} />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState } from 'preact/hooks';
+import { formatDate, formatSize } from '../../format.js';
+import { api } from '../api.js';
+import { FileIcon, FolderIcon } from '../icons.js';
+import { Link } from '../ui.js';
+import { isImage, type Entry } from './entries.js';
+
+const folderHref = (id: string) => `/files/${encodeURIComponent(id)}`;
+
+/** Renames in place: Enter saves, Escape gives up. */
+function RenameField({ entry, onDone }: { entry: Entry; onDone: (name: string | null) => void }) {
+  const [name, setName] = useState(entry.name);
+  return (
+    <form class="rename" onSubmit={(e) => (e.preventDefault(), onDone(name))}>
+      <input
+        aria-label={`New name for ${entry.name}`}
+        value={name}
+        ref={(input) => input?.focus()}
+        onInput={(e) => setName(e.currentTarget.value)}
+        onKeyDown={(e) => e.key === 'Escape' && onDone(null)}
+      />
+    </form>
+  );
+}
+
+export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renaming: boolean; onRenamed: (name: string | null) => void }) {
+  if (renaming) return <RenameField entry={entry} onDone={onRenamed} />;
+  if (entry.kind === 'folder') {
+    return (
+      <Link class="name" href={folderHref(entry.id)}>
+        <FolderIcon />
+        <span class="label">{entry.name}</span>
+      </Link>
+    );
+  }
+  return (
+    <a class="name" href={api.contentUrl(entry.id)} download={entry.name}>
+      <FileIcon />
+      <span class="label">{entry.name}</span>
+    </a>
+  );
+}
+
+export function EntryFacts({ entry }: { entry: Entry }) {
+  return (
+    <>
+      <span class="size">{entry.kind === 'file' ? formatSize(entry.file.size) : ''}</span>
+      <span class="date muted">{formatDate(entry.updatedAt)}</span>
+    </>
+  );
+}
+
+/** A grid tile's picture: the image itself, scaled by the browser, or the kind of item. */
+export function Thumbnail({ entry }: { entry: Entry }) {
+  if (isImage(entry)) return <img class="thumb" src={api.contentUrl(entry.id)} alt="" loading="lazy" decoding="async" />;
+  return <span class="thumb">{entry.kind === 'folder' ? <FolderIcon size={64} /> : <FileIcon size={64} />}</span>;
+}

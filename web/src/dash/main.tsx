@@ -1,0 +1,7 @@
+import { render } from 'preact';
+import { Dashboard } from './app.js';
+import '../styles.css';
+import './dash.css';
+
+const root = document.getElementById('app');
+if (root) render(<Dashboard />, root);

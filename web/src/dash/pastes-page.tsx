@@ -1,0 +1,94 @@
+import { useState } from 'preact/hooks';
+import { formatDate } from '../format.js';
+import { api, type PasteView } from './api.js';
+import { Highlighted } from './highlight.js';
+import { ShareDialog } from './share-dialog.js';
+import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
+
+const TYPES = ['text', 'markdown', 'javascript', 'typescript', 'python', 'shell', 'json', 'html', 'css', 'go', 'rust'];
+
+function PasteItem({ paste, onChanged }: { paste: PasteView; onChanged: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [, error, run] = useAction();
+  return (
+    <li class="paste-item">
+      <div class="row spread">
+        <button type="button" class="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {paste.name || 'Untitled'}
+        </button>
+        <span class="muted">
+          {paste.type} · {formatDate(paste.createdAt)}
+        </span>
+        <div class="row">
+          <button type="button" onClick={() => setSharing(true)}>
+            Share
+          </button>
+          <ConfirmButton label="Delete" confirm="Delete this paste?" onConfirm={() => run(async () => (await api.deletePaste(paste.id), onChanged()))} />
+        </div>
+      </div>
+      {sharing && <ShareDialog type="paste" id={paste.id} name={paste.name} url={paste.url} onDone={() => (setSharing(false), onChanged())} />}
+      {open && (
+        <pre class="paste">
+          <Highlighted content={paste.content} type={paste.type} />
+        </pre>
+      )}
+      <ErrorNote error={error} />
+    </li>
+  );
+}
+
+export function PastesPage() {
+  const { data: pastes, busy, error, run, reload } = usePageData('Pastes', api.pastes);
+  const [draft, setDraft] = useState({ name: '', type: 'text', content: '' });
+  const create = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      await api.createPaste(draft.name, draft.type, draft.content);
+      setDraft({ name: '', type: draft.type, content: '' });
+      await reload();
+    });
+  };
+  return (
+    <>
+      <Section title="New paste">
+        <form class="stack" onSubmit={create}>
+          <div class="row">
+            <label>
+              Name
+              <input value={draft.name} onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
+            </label>
+            <label>
+              Type
+              <select value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })}>
+                {TYPES.map((type) => (
+                  <option key={type}>{type}</option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <label>
+            Content
+            <textarea class="editor" rows={10} required spellcheck={false} value={draft.content}
+              onInput={(e) => setDraft({ ...draft, content: e.currentTarget.value })} />
+          </label>
+          {draft.content && draft.type !== 'text' && (
+            <pre class="paste" aria-label="Preview">
+              <Highlighted content={draft.content} type={draft.type} />
+            </pre>
+          )}
+          <button type="submit" class="primary" disabled={busy}>
+            Save paste
+          </button>
+        </form>
+        <ErrorNote error={error} />
+      </Section>
+      <Section title="Pastes">
+        {pastes?.length === 0 && <p>No pastes yet.</p>}
+        <ul class="plain-list">
+          {pastes?.map((paste) => <PasteItem key={paste.id} paste={paste} onChanged={() => void reload()} />)}
+        </ul>
+      </Section>
+    </>
+  );
+}

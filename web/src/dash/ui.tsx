@@ -1,0 +1,120 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { formatSize } from '../format.js';
+import { ApiError } from './api.js';
+import { navigate } from './routes.js';
+
+/** A failure as a person reads it; a reached limit says which one and how much room it leaves. */
+export function describeError(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.code !== 'limit_reached' || !err.limit) return err.message;
+    const named = err.message.includes(err.limit) ? err.message : `${err.message} (the ${err.limit} limit)`;
+    if (!err.usage) return named;
+    const left = Math.max(0, Number(err.usage.max) - Number(err.usage.current));
+    return `${named}. Room left: ${err.limit === 'storage' ? formatSize(String(left)) : left}.`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (error === null || error === undefined) return null;
+  return (
+    <p class="problem" role="alert">
+      {describeError(error)}
+    </p>
+  );
+}
+
+/** An in-app link: a real href (open in a new tab works), followed without a reload. */
+export function Link({ href, children, ...rest }: { href: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
+  const follow = (event: MouseEvent) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return (
+    <a href={href} onClick={follow} {...rest}>
+      {children}
+    </a>
+  );
+}
+
+/** A destructive action asks first, in the page (no browser dialog): the first click arms it, the second acts. */
+export function ConfirmButton({
+  label,
+  confirm,
+  onConfirm,
+}: {
+  label: string;
+  confirm: string;
+  onConfirm: () => void | Promise<void>;
+}) {
+  const [armed, setArmed] = useState(false);
+  if (!armed) {
+    return (
+      <button type="button" class="danger-quiet" onClick={() => setArmed(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="confirm" role="group" aria-label={confirm}>
+      <span>{confirm}</span>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => {
+          setArmed(false);
+          void onConfirm();
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" onClick={() => setArmed(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+export function Section({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section class="card stack" aria-label={title}>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Runs an action, keeping its failure for an ErrorNote and telling whether it is under way. */
+export function useAction(): [boolean, unknown, (action: () => Promise<void>) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [busy, error, run];
+}
+
+/**
+ * What a page lists, loaded once when the page opens (which also names the window), with `reload` after a change
+ * and `run` for the page's own actions, whose failures land in the same `error`.
+ */
+export function usePageData<T>(title: string, load: () => Promise<T>) {
+  const [data, setData] = useState<T | null>(null);
+  const [busy, error, run] = useAction();
+  const reload = () => run(async () => setData(await load()));
+  useEffect(() => {
+    document.title = `${title} · Coffer`;
+    void reload();
+  }, []);
+  return { data, busy, error, run, reload };
+}
