@@ -49,10 +49,16 @@ export async function cuttingRelay(target: string, cutAt: number): Promise<{ url
       s.on('error', () => {});
       s.on('close', () => sockets.delete(s));
     }
+    let severed = false;
     client.on('data', (chunk: Buffer) => {
+      // A cut connection forwards nothing more: its last write may still wait on a busy upstream, and bytes read
+      // meanwhile would land after a hole (the cut chunk's rest), which no real network delivers.
+      if (severed) return;
       sent += chunk.length;
       if (state.cuts === 0 && sent >= cutAt) {
         state.cuts++;
+        severed = true;
+        client.pause();
         const keep = chunk.length - (sent - cutAt);
         upstream.write(chunk.subarray(0, keep), () => {
           client.destroy();
@@ -62,7 +68,9 @@ export async function cuttingRelay(target: string, cutAt: number): Promise<{ url
       }
       if (!upstream.write(chunk)) client.pause();
     });
-    upstream.on('drain', () => client.resume());
+    upstream.on('drain', () => {
+      if (!severed) client.resume();
+    });
     upstream.pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
