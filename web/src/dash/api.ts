@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from '../../../test/support/openapi-schema.gen.js';
+import type { components, paths } from '../openapi-schema.gen.js';
 
 /**
  * The one way the dashboard talks to the API: a client typed by the types openapi-typescript generates from
