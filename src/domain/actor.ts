@@ -1,4 +1,5 @@
 import { forbidden } from './errors.js';
+import type { LimitOverrides } from './limits.js';
 import type { ShareType } from './share.js';
 import type { TokenType } from './token.js';
 import type { UserType } from './user.js';
@@ -9,6 +10,11 @@ export interface Actor {
   userType: UserType;
   via: TokenType;
   tokenId: string;
+  /**
+   * The user's own maxima, read with the token (one read establishes who calls and what they may hold). Every limit
+   * is still enforced by one conditional update against these; an admin's change applies from the next request.
+   */
+  limits: LimitOverrides;
 }
 
 /** What an uploader (API) token may do; everything else needs a session. */

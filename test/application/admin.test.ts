@@ -134,15 +134,17 @@ describe('updateUser', () => {
     expect(limited.tokens).toEqual({ current: 0, max: 1 });
     expect(limited.storage).toEqual({ current: '0', max: '4096' });
     expect(limited.files.max).toBe(TEST_LIMITS.files);
-    await ctx.core.createApiToken.execute({ actor: alice.actor, name: 'one' });
-    const err = await failure(ctx.core.createApiToken.execute({ actor: alice.actor, name: 'two' }));
+    // The maxima come with the caller, as every request authenticates: alice's next request sees them.
+    const next = () => ctx.core.authenticate.execute({ token: alice.token });
+    await ctx.core.createApiToken.execute({ actor: await next(), name: 'one' });
+    const err = await failure(ctx.core.createApiToken.execute({ actor: await next(), name: 'two' }));
     expect(err.details).toEqual({ limit: 'tokens', max: 1, current: 1 });
 
     const reset = await ctx.core.updateUser.execute({ actor: root.actor, id: alice.userId, limits: { tokens: null } });
     expect(reset.tokens).toEqual({ current: 1, max: TEST_LIMITS.tokens });
     expect(reset.storage.max).toBe('4096');
     expect((await ctx.ports.users.findById(alice.userId))!.limits).toEqual({ storage: 4096 });
-    await expect(ctx.core.createApiToken.execute({ actor: alice.actor, name: 'two' })).resolves.toBeTruthy();
+    await expect(ctx.core.createApiToken.execute({ actor: await next(), name: 'two' })).resolves.toBeTruthy();
   });
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects the limit value %s', async (value) => {

@@ -13,7 +13,7 @@ describe('createApiToken', () => {
       createdAt: '2026-11-22T10:00:00.000Z',
     });
     const uploader = await ctx.core.authenticate.execute({ token: created.token });
-    expect(uploader).toEqual({ userId, userType: 'user', via: 'uploader', tokenId: created.id });
+    expect(uploader).toEqual({ userId, userType: 'user', via: 'uploader', tokenId: created.id, limits: {} });
     const stored = await ctx.ports.tokens.findById(created.id);
     expect(stored).toMatchObject({ type: 'uploader', expiresAt: null, hash: ctx.ports.secrets.hash(created.token) });
     expect((await ctx.core.getUsage.execute({ actor })).tokens.current).toBe(1);

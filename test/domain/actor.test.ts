@@ -14,6 +14,7 @@ const actor = (via: Actor['via'], userType: Actor['userType'] = 'user'): Actor =
   userType,
   via,
   tokenId: 't1',
+  limits: {},
 });
 
 function codeOf(fn: () => void): string | null {

@@ -102,7 +102,7 @@ describe.skipIf(!target)('records written before credentials epochs', () => {
     const paste = (await new MongoPasteRepository(db).findById('p1'))!;
     expect(file.uploaderTokenId).toBeNull();
     expect(paste.uploaderTokenId).toBeNull();
-    const uploader: Actor = { userId: 'u1', userType: 'user', via: 'uploader', tokenId: 't1' };
+    const uploader: Actor = { userId: 'u1', userType: 'user', via: 'uploader', tokenId: 't1', limits: {} };
     expect(mayShareItem(uploader, file)).toBe(false);
     expect(mayShareItem(uploader, paste)).toBe(false);
     expect(mayShareItem({ ...uploader, via: 'session' }, file)).toBe(true);

@@ -38,6 +38,6 @@ export class Authenticate implements Port {
     // Idle expiry: use keeps a session alive. Written only now and then (see refreshedExpiry), with no read added.
     const later = refreshedExpiry(stored, now, lifetime);
     if (later) await this.p.tokens.extendExpiry(stored.id, later, now);
-    return { userId: user.id, userType: user.type, via: stored.type, tokenId: stored.id };
+    return { userId: user.id, userType: user.type, via: stored.type, tokenId: stored.id, limits: user.limits };
   }
 }

@@ -13,7 +13,7 @@ export class CreateCollection implements Port {
   async execute({ actor, name }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'collection.create');
     const cleanName = requireName(name);
-    return withReserved(this.p, actor.userId, 'collections', async () => {
+    return withReserved(this.p, actor, 'collections', async () => {
       const now = this.p.clock.now();
       const collection: Collection = {
         id: this.p.ids.newId(),

@@ -22,7 +22,7 @@ export class UploadFile implements Port {
   async execute({ actor, folderId, name, filename, mime, content, deliver, share }: Parameters<Port['execute']>[0]) {
     // Judged before any byte is taken, so a bad option or folder costs the client nothing.
     const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
-    const limits = await limitsOf(this.p, actor.userId);
+    const limits = limitsOf(this.p, actor);
     const id = this.p.ids.newId();
     const hold = { id, at: this.p.clock.now() };
     // The hold is the upload's slot: the database admits it only while the user has fewer open, on any instance.

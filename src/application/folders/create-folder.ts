@@ -19,7 +19,7 @@ export class CreateFolder implements Port {
       const chain = await this.p.folders.chain(parentId);
       assertDepthAllowed(chain.length - 1);
     }
-    const folder = await withReserved(this.p, actor.userId, 'folders', async () => {
+    const folder = await withReserved(this.p, actor, 'folders', async () => {
       const now = this.p.clock.now();
       const created: Folder = {
         id: this.p.ids.newId(),

@@ -20,8 +20,8 @@ export class CreatePaste implements Port {
     const cleanName = requireName(name ?? DEFAULT_PASTE_NAME);
     const pasteType = normalizePasteType(type);
     const size = contentSize(content);
-    const view = await withReserved(this.p, actor.userId, 'pastes', async () => {
-      await reserve(this.p, actor.userId, 'storage', size);
+    const view = await withReserved(this.p, actor, 'pastes', async () => {
+      await reserve(this.p, actor, 'storage', size);
       try {
         const now = this.p.clock.now();
         const paste: Paste = {

@@ -1,4 +1,4 @@
-import type { Paste } from '../../domain/index.js';
+import type { Actor, Paste } from '../../domain/index.js';
 import { assertMay, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { PastePatch, Ports } from '../ports/index.js';
@@ -31,7 +31,7 @@ export class UpdatePaste implements Port {
     }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
-      const updated = await this.write(actor.userId, id, { ...patch, ifSize: current.size }, current.size);
+      const updated = await this.write(actor, id, { ...patch, ifSize: current.size }, current.size);
       if (updated) {
         const shareIds = await this.p.shares.idsForItems('paste', [id]);
         return pasteView(updated, shareIds.get(id) ?? null);
@@ -41,9 +41,10 @@ export class UpdatePaste implements Port {
   }
 
   /** One conditional write with its storage accounting; null when the stored size moved on meanwhile. */
-  private async write(userId: string, id: string, patch: PastePatch, currentSize: number): Promise<Paste | null> {
+  private async write(actor: Actor, id: string, patch: PastePatch, currentSize: number): Promise<Paste | null> {
+    const { userId } = actor;
     const growth = patch.size === undefined ? 0 : patch.size - currentSize;
-    if (growth > 0) await reserve(this.p, userId, 'storage', growth);
+    if (growth > 0) await reserve(this.p, actor, 'storage', growth);
     let updated: Paste | null;
     try {
       updated = await this.p.pastes.update(id, patch);

@@ -59,7 +59,7 @@ export async function shareItem(
   // Kept on the share, so its public reads need not look the owner up.
   const owner = await p.users.findById(actor.userId);
   if (!owner) throw notFound(ITEM_NAMES[type]);
-  const share = await withReserved(p, actor.userId, 'shares', async () => {
+  const share = await withReserved(p, actor, 'shares', async () => {
     const created: Share = {
       id: p.ids.newShareId(),
       ownerId: actor.userId,

@@ -18,7 +18,7 @@ export class CreateApiToken implements Port {
   async execute({ actor, name }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'token.create');
     const cleanName = requireName(name, 'name', TOKEN_NAME_MAX);
-    return withReserved(this.p, actor.userId, 'tokens', async () => {
+    return withReserved(this.p, actor, 'tokens', async () => {
       const secret = this.p.secrets.newSecret();
       const token: Token = {
         id: this.p.ids.newId(),

@@ -36,7 +36,7 @@ export class AppendUpload implements Port {
     }
     let key: string | null = null;
     try {
-      const limits = await limitsOf(this.p, actor.userId);
+      const limits = limitsOf(this.p, actor);
       const room = session.length - offset;
       const meter = new StorageMeter(this.p, actor.userId, limits.storage, room, holdId);
       // Not flushed here: a tus client sends its next chunk only after this answer, so the parts are made durable

@@ -25,7 +25,7 @@ export class CreateUpload implements Port {
     if (length > maxBytes) {
       throw new DomainError('payload_too_large', `A file holds at most ${maxBytes} bytes`, { maxBytes });
     }
-    const limits = await limitsOf(this.p, actor.userId);
+    const limits = limitsOf(this.p, actor);
     const used = (await this.p.usage.get(actor.userId)).storage;
     if (length > limits.storage - used) throw limitReached('storage', limits.storage, used);
     // Hashed now, so no password waits in the database until the upload completes.
