@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BlobStore } from '../../src/application/ports/blob-store.js';
+import type { BlobPiece, BlobStore } from '../../src/application/ports/blob-store.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 /** Everything the adapter holds in its raw storage (files, map entries), read without going through the port. */
@@ -46,6 +46,29 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       const { key, size } = await store.write(chunked(data, 1000));
       expect(size).toBe(data.length);
       expect(await store.size(key)).toBe(data.length);
+      expect(digest(await readAll(await store.read(key)))).toBe(digest(data));
+    });
+
+    it('writes batches of pieces in order, empty pieces and empty batches included', async () => {
+      const store = await make();
+      const data = randomBytes(3 * 1024 * 1024 + 77);
+      // Batches of 1 to 40 uneven pieces, as a storage meter hands on what it gathered; a few pieces are empty.
+      async function* batches(): AsyncIterable<BlobPiece> {
+        let at = 0;
+        for (let n = 1; at < data.length; n = (n % 40) + 1) {
+          const batch: Uint8Array[] = [new Uint8Array(0)];
+          for (let i = 0; i < n && at < data.length; i++) {
+            const size = 1 + ((at * 7 + i * 4093) % 65_536);
+            batch.push(data.subarray(at, at + size));
+            at += size;
+          }
+          yield batch;
+          if (n % 7 === 0) yield [];
+          if (n % 5 === 0) yield data.subarray(at, at);
+        }
+      }
+      const { key, size } = await store.write(batches());
+      expect(size).toBe(data.length);
       expect(digest(await readAll(await store.read(key)))).toBe(digest(data));
     });
 

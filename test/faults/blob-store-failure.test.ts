@@ -1,19 +1,22 @@
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BlobEntry, BlobStore, ByteRange, FileRepository, WriteOptions } from '../../src/application/index.js';
+import { piecesOf } from '../../src/application/index.js';
+import type { BlobEntry, BlobPiece, BlobStore, ByteRange, FileRepository, WriteOptions } from '../../src/application/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { filesOnDisk } from '../support/wait.js';
 
 const diskFull = () => Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
 
 /** Passes its bytes through until `limit`, then fails the way a full disk does. */
-async function* upTo(content: AsyncIterable<Uint8Array>, limit: number): AsyncIterable<Uint8Array> {
+async function* upTo(content: AsyncIterable<BlobPiece>, limit: number): AsyncIterable<BlobPiece> {
   let seen = 0;
-  for await (const chunk of content) {
-    seen += chunk.byteLength;
-    if (seen > limit) throw diskFull();
-    yield chunk;
+  for await (const piece of content) {
+    for (const chunk of piecesOf(piece)) {
+      seen += chunk.byteLength;
+      if (seen > limit) throw diskFull();
+    }
+    yield piece;
   }
 }
 
@@ -26,7 +29,7 @@ class FaultyBlobs implements BlobStore {
 
   constructor(readonly inner: BlobStore) {}
 
-  write(content: AsyncIterable<Uint8Array>, options?: WriteOptions) {
+  write(content: AsyncIterable<BlobPiece>, options?: WriteOptions) {
     return this.inner.write(upTo(content, this.writeLimit), options);
   }
   makeDurable(keys: readonly string[]) {

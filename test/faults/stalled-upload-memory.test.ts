@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Ports } from '../../src/application/index.js';
+import { piecesOf, type BlobPiece, type Ports } from '../../src/application/index.js';
 import { STALL_FLUSH_MS, STORAGE_BATCH } from '../../src/application/files/storage-meter.js';
 import { makeCore, signUp } from '../support/core.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
@@ -15,11 +15,11 @@ function recordingPieces(ports: Ports, pieces: number[]): Ports {
   return {
     ...ports,
     blobs: Object.assign(Object.create(blobs) as Ports['blobs'], {
-      write: (content: AsyncIterable<Uint8Array>) =>
+      write: (content: AsyncIterable<BlobPiece>) =>
         blobs.write(
           (async function* () {
             for await (const piece of content) {
-              pieces.push(piece.byteLength);
+              pieces.push(piecesOf(piece).reduce((bytes, chunk) => bytes + chunk.byteLength, 0));
               yield piece;
             }
           })(),

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
-import type { BlobEntry, BlobStore, ByteRange, WriteOptions } from '../../application/ports/blob-store.js';
+import type { BlobEntry, BlobPiece, BlobStore, ByteRange, WriteOptions } from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
 import { joinedRead, joinedSize, partName } from './joined-blob.js';
+import { writeAll, writeBackAhead, WRITE_BACK_BYTES } from './write-back.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -44,7 +42,7 @@ export class FsBlobStore implements BlobStore {
     this.tmpDir = join(options.dir, 'tmp');
   }
 
-  async write(content: AsyncIterable<Uint8Array>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
+  async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
     const durable = options.durable !== false;
     await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
       throw pathless(err, 'write a blob');
@@ -54,24 +52,47 @@ export class FsBlobStore implements BlobStore {
     const final = this.pathOf(key);
     let size = 0;
     let renamed = false;
-    const out = createWriteStream(tmp, { flags: 'wx', flush: durable });
+    let handle: FileHandle | null = null;
+    // The flush started ahead of need, if one runs: the handle closes only after it.
+    let ahead: Promise<void> | null = null;
+    const headStart = (file: FileHandle) => {
+      if (ahead !== null) return;
+      ahead = writeBackAhead(file)?.then(() => void (ahead = null)) ?? null;
+    };
     try {
-      const counted = async function* () {
-        for await (const chunk of content) {
-          size += chunk.byteLength;
-          yield chunk;
+      handle = await open(tmp, 'wx');
+      let sinceHeadStart = 0;
+      // Written straight through the handle, a batch's pieces in one call: no stream in between, and no copy.
+      for await (const piece of content) {
+        const written = await writeAll(handle, piece);
+        size += written;
+        sinceHeadStart += written;
+        if (sinceHeadStart >= WRITE_BACK_BYTES) {
+          headStart(handle);
+          if (ahead !== null) sinceHeadStart = 0;
         }
-      };
-      // `flush` fsyncs before the stream closes, and pipeline settles only after the close.
-      await pipeline(Readable.from(counted()), out);
+      }
+      if (durable) {
+        await ahead;
+        await handle.sync();
+        await handle.close();
+      } else {
+        // Not waited for: the bytes start for the disk now, and the handle closes once they are there.
+        headStart(handle);
+        const file = handle;
+        void Promise.resolve(ahead).finally(() => file.close().catch(() => undefined));
+      }
+      handle = null;
       await mkdir(join(final, '..'), { recursive: true });
       await rename(tmp, final);
       renamed = true;
       if (durable) await this.syncDir(join(final, '..'));
       return { key, size };
     } catch (err) {
-      // pipeline can settle before the file is even open; unlinking earlier could leave a freshly created file.
-      if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
+      if (handle !== null) {
+        await ahead;
+        await handle.close().catch(() => undefined);
+      }
       await removeQuietly(tmp);
       if (renamed) await removeQuietly(final);
       throw pathless(err, 'write a blob');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { injectable } from 'inversify';
-import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { piecesOf, type BlobEntry, type BlobPiece, type BlobStore, type ByteRange } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 
 const READ_CHUNK = 64 * 1024;
@@ -24,10 +24,12 @@ async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
 export class MemoryBlobStore implements BlobStore {
   private readonly blobs = new Map<string, { bytes: Buffer; createdAt: Date }>();
 
-  async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+  async write(content: AsyncIterable<BlobPiece>): Promise<{ key: string; size: number }> {
     const parts: Buffer[] = [];
     // Nothing is stored until the whole content has arrived, so a failure leaves nothing behind.
-    for await (const chunk of content) parts.push(Buffer.from(chunk));
+    for await (const piece of content) {
+      for (const chunk of piecesOf(piece)) parts.push(Buffer.from(chunk));
+    }
     const bytes = Buffer.concat(parts);
     let key = randomBytes(16).toString('hex');
     while (this.blobs.has(key)) key = randomBytes(16).toString('hex');

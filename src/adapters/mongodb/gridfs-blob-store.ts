@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { finished } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
 import { GridFSBucket, ObjectId, type Collection, type Db, type GridFSBucketWriteStream } from 'mongodb';
-import type { BlobEntry, BlobStore, ByteRange } from '../../application/ports/blob-store.js';
+import { piecesOf, type BlobEntry, type BlobPiece, type BlobStore, type ByteRange } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { readChunks, type ChunkDoc } from './gridfs-chunks.js';
 import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
@@ -38,7 +38,7 @@ export class GridFsBlobStore implements BlobStore {
    * Each piece is written and acknowledged before the next is pulled from `content`. That is the backpressure, and
    * it means no chunk insert is still in flight when a failure triggers the cleanup, so nothing lands after it.
    */
-  async write(content: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+  async write(content: AsyncIterable<BlobPiece>): Promise<{ key: string; size: number }> {
     const key = newKey();
     const upload = this.bucket.openUploadStreamWithId(asFileId(key), key);
     // Failures arrive through the write callbacks and `finished`; without a listener an 'error' event would crash.
@@ -46,8 +46,10 @@ export class GridFsBlobStore implements BlobStore {
     let size = 0;
     try {
       for await (const piece of content) {
-        size += piece.byteLength;
-        await writePiece(upload, piece);
+        for (const chunk of piecesOf(piece)) {
+          size += chunk.byteLength;
+          await writePiece(upload, chunk);
+        }
       }
       upload.end();
       await finished(upload);

@@ -44,13 +44,13 @@ export class StorageMeter {
     private readonly stallFlushMs = STALL_FLUSH_MS,
   ) {}
 
-  async *metered(content: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  async *metered(content: AsyncIterable<Uint8Array>): AsyncGenerator<readonly Uint8Array[]> {
     const source = content[Symbol.asyncIterator]();
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
     const flush = async () => {
       await this.reserve(batchBytes);
-      const out = joined(batch, batchBytes);
+      const out = batch;
       batch = [];
       batchBytes = 0;
       return out;
@@ -98,16 +98,4 @@ export class StorageMeter {
     }
     this.reserved += amount;
   }
-}
-
-/** The batch as one chunk: one copy of at most a MiB, and the store then writes it in one call. */
-function joined(batch: readonly Uint8Array[], bytes: number): Uint8Array {
-  if (batch.length === 1) return batch[0]!;
-  const out = new Uint8Array(bytes);
-  let offset = 0;
-  for (const chunk of batch) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

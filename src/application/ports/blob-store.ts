@@ -13,6 +13,17 @@ export interface BlobEntry {
   createdAt: Date;
 }
 
+/**
+ * What a write takes, in order: bytes, or a batch of them in pieces that a store may write together (one `writev` on
+ * a disk) instead of copying them into one array first.
+ */
+export type BlobPiece = Uint8Array | readonly Uint8Array[];
+
+/** The arrays of a piece, in order. */
+export function piecesOf(piece: BlobPiece): readonly Uint8Array[] {
+  return piece instanceof Uint8Array ? [piece] : piece;
+}
+
 /** How a write ends. */
 export interface WriteOptions {
   /**
@@ -30,7 +41,7 @@ export interface BlobStore {
    * `content` throws (client abort, limit) or the store fails, nothing of the blob remains and the promise rejects
    * with that error.
    */
-  write(content: AsyncIterable<Uint8Array>, options?: WriteOptions): Promise<{ key: string; size: number }>;
+  write(content: AsyncIterable<BlobPiece>, options?: WriteOptions): Promise<{ key: string; size: number }>;
   /**
    * Makes blobs written with `durable: false` durable, all of them before it resolves (a store whose writes are
    * durable when acknowledged only checks that they exist). An unknown key is not_found.
