@@ -4,7 +4,7 @@ import { HttpClient } from './http-client.js';
 import { streamedMultipart } from './multipart.js';
 import { cpuSecondsOf, peakGrowth, type Child } from './processes.js';
 import { figure } from './report.js';
-import { TUS_CHUNK_BYTES, tusUpload } from './resumable.js';
+import { TUS_CHUNK_BYTES, tusSource, tusUpload } from './resumable.js';
 import { GiB, MiB, nowMs } from './stats.js';
 
 const TRANSFER_TIMEOUT_MS = 15 * 60_000;
@@ -52,7 +52,8 @@ export async function upload(
 
 /** One resumable upload (tus-js-client, in chunks of `chunk` bytes), measured as `upload` is. */
 async function resumableUpload(server: Child, token: string, bytes: number, chunk: number): Promise<Upload> {
-  const send = async () => ({ id: await tusUpload(server.origin, token, bytes, chunk), size: String(bytes) });
+  const data = await tusSource(bytes);
+  const send = async () => ({ id: await tusUpload(server.origin, token, data, chunk), size: String(bytes) });
   return measured(server, bytes, send);
 }
 

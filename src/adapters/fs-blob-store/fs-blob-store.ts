@@ -7,7 +7,7 @@ import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
 import { joinedRead, joinedSize, partName } from './joined-blob.js';
-import { writeAll, writeBackAhead, WRITE_BACK_BYTES } from './write-back.js';
+import { writeAll, writeBackAhead, WRITE_BACK_BYTES, type HeadStart } from './write-back.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -53,12 +53,18 @@ export class FsBlobStore implements BlobStore {
     let size = 0;
     let renamed = false;
     let handle: FileHandle | null = null;
-    // The flush started ahead of need, if one runs: the handle closes only after it.
-    let ahead: Promise<void> | null = null;
+    // The flush started ahead of need, if one is under way or waiting: the handle closes only after it.
+    let ahead: HeadStart | null = null;
     const headStart = (file: FileHandle) => {
       if (ahead !== null) return;
-      ahead = writeBackAhead(file)?.then(() => void (ahead = null)) ?? null;
+      const started = writeBackAhead(file);
+      if (started === null) return;
+      ahead = started;
+      void started.done.then(() => {
+        if (ahead === started) ahead = null;
+      });
     };
+    const settled = () => (ahead === null ? undefined : ahead.done);
     try {
       handle = await open(tmp, 'wx');
       let sinceHeadStart = 0;
@@ -67,20 +73,22 @@ export class FsBlobStore implements BlobStore {
         const written = await writeAll(handle, piece);
         size += written;
         sinceHeadStart += written;
-        if (sinceHeadStart >= WRITE_BACK_BYTES) {
+        if (sinceHeadStart >= WRITE_BACK_BYTES && ahead === null) {
           headStart(handle);
-          if (ahead !== null) sinceHeadStart = 0;
+          sinceHeadStart = 0;
         }
       }
       if (durable) {
-        await ahead;
+        // A head start still waiting its turn is called off: the flush below does its work now.
+        (ahead as HeadStart | null)?.callOff();
+        await settled();
         await handle.sync();
         await handle.close();
       } else {
-        // Not waited for: the bytes start for the disk now, and the handle closes once they are there.
+        // Not waited for: the bytes start for the disk soon, and the handle closes once they are there.
         headStart(handle);
         const file = handle;
-        void Promise.resolve(ahead).finally(() => file.close().catch(() => undefined));
+        void Promise.resolve(settled()).finally(() => file.close().catch(() => undefined));
       }
       handle = null;
       await mkdir(join(final, '..'), { recursive: true });
@@ -90,7 +98,8 @@ export class FsBlobStore implements BlobStore {
       return { key, size };
     } catch (err) {
       if (handle !== null) {
-        await ahead;
+        (ahead as HeadStart | null)?.callOff();
+        await settled();
         await handle.close().catch(() => undefined);
       }
       await removeQuietly(tmp);

@@ -5,27 +5,63 @@ import type { FileHandle } from 'node:fs/promises';
 export const WRITE_BACK_BYTES = 32 * 1024 * 1024;
 
 /**
- * Flushes started ahead of need that may run at once in this process. Each holds a thread of libuv's pool while the
- * disk works, so they are capped and never crowd out the reads and writes that share the pool.
+ * Flushes started ahead of need run one at a time in this process: each holds a thread of libuv's pool while the disk
+ * works, so the reads and writes that share the pool keep the rest. Others wait their turn in order, up to
+ * MAX_WAITING (each keeps its file open until then); past that a head start is skipped.
  */
-const MAX_AHEAD = 1;
+const MAX_RUNNING = 1;
+const MAX_WAITING = 64;
 let running = 0;
+const waiting: Array<() => void> = [];
+
+/** A head start: `done` settles once the flush ran or was called off (it never rejects). */
+export interface HeadStart {
+  done: Promise<void>;
+  /** Calls it off if it has not begun (the caller flushes now itself); true when it had not. */
+  callOff(): boolean;
+}
 
 /**
- * Starts writing the file's bytes so far back to the disk now, without anyone waiting for it: a head start only, so
+ * Starts writing the file's bytes so far back to the disk soon, without anyone waiting for it: a head start only, so
  * the flush that makes the blob durable finds little left to do (the kernel itself would wait up to 30 s, and a
- * large upload would pay for all of it at its end). Skipped (null) while another head start runs. Never rejects: a
- * failure here is met again by the flush that counts.
+ * large upload would pay for all of it at its end). Null when too many wait already. A failure here is met again by
+ * the flush that counts.
  */
-export function writeBackAhead(handle: FileHandle): Promise<void> | null {
-  if (running >= MAX_AHEAD) return null;
-  running++;
-  return handle
-    .datasync()
-    .catch(() => undefined)
-    .finally(() => {
-      running--;
-    });
+export function writeBackAhead(handle: FileHandle): HeadStart | null {
+  if (running >= MAX_RUNNING && waiting.length >= MAX_WAITING) return null;
+  let begun = false;
+  let calledOff = false;
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const begin = () => {
+    if (calledOff) return next();
+    begun = true;
+    running++;
+    void handle
+      .datasync()
+      .catch(() => undefined)
+      .finally(() => {
+        running--;
+        finish();
+        next();
+      });
+  };
+  if (running < MAX_RUNNING) begin();
+  else waiting.push(begin);
+  return {
+    done,
+    callOff: () => {
+      if (begun || calledOff) return false;
+      calledOff = true;
+      finish();
+      return true;
+    },
+  };
+}
+
+/** The next waiting head start, if the pool has room. */
+function next(): void {
+  if (running < MAX_RUNNING) waiting.shift()?.();
 }
 
 /**
