@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCore, type Core, type Ports } from '../../src/application/index.js';
+import { createCore, piecesOf, type BlobPiece, type Core, type Ports } from '../../src/application/index.js';
 import type { Actor } from '../../src/domain/index.js';
 import { FsBlobStore } from '../../src/adapters/fs-blob-store/fs-blob-store.js';
 import { MemoryBlobStore } from '../../src/adapters/memory-blob-store/memory-blob-store.js';
@@ -208,11 +208,11 @@ describe('limits on uploads', () => {
       wrapPorts: (p) => ({
         ...p,
         blobs: Object.assign(Object.create(p.blobs) as Ports['blobs'], {
-          write: (content: AsyncIterable<Uint8Array>) =>
+          write: (content: AsyncIterable<BlobPiece>) =>
             p.blobs.write(
               (async function* () {
                 for await (const piece of content) {
-                  pieces.push(piece.byteLength);
+                  pieces.push(piecesOf(piece).reduce((sum, chunk) => sum + chunk.byteLength, 0));
                   yield piece;
                 }
               })(),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BlobStore, FileRepository, Ports, WriteOptions } from '../../src/application/index.js';
+import type { BlobPiece, BlobStore, FileRepository, Ports, WriteOptions } from '../../src/application/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -22,7 +22,7 @@ class PowerLossBlobs implements BlobStore {
   lose(key: string, keep: number) {
     this.cut.set(key, keep);
   }
-  async write(content: AsyncIterable<Uint8Array>, options?: WriteOptions) {
+  async write(content: AsyncIterable<BlobPiece>, options?: WriteOptions) {
     const blob = await this.inner.write(content, options);
     this.written.push({ key: blob.key, durable: options?.durable !== false });
     return blob;
