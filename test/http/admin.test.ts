@@ -147,6 +147,24 @@ describe('admin routes', () => {
     expect(after.body.files.max).toBe(limits['files']);
   });
 
+  it("PATCH applies from the user's very next request, on the token they already hold", async () => {
+    // The maxima come with the caller, read with the token on every request: nothing keeps the old ones.
+    const folder = (name: string) => t.request('POST', '/api/folder', { token: alice.token, json: { name, parentId: null } });
+    expect((await folder('one')).status).toBe(201);
+    const lowered = await t.request('PATCH', `/api/admin/users/${alice.userId}`, { token: admin, json: { limits: { folders: 1, storage: '3' } } });
+    expect(lowered.status).toBe(200);
+    const refused = await folder('two');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'limit_reached', limit: 'folders', max: 1, current: 1 });
+    const tooBig = await t.upload(alice.token, 'four');
+    expect(tooBig.status).toBe(403);
+    expect(tooBig.body).toMatchObject({ error: 'limit_reached', limit: 'storage', max: '3' });
+    const raised = await t.request('PATCH', `/api/admin/users/${alice.userId}`, { token: admin, json: { limits: { folders: 2, storage: null } } });
+    expect(raised.status).toBe(200);
+    expect((await folder('two')).status).toBe(201);
+    expect((await t.upload(alice.token, 'four')).status).toBe(201);
+  });
+
   it('PATCH answers 400 on bad limit values and 404 for an unknown user', async () => {
     for (const limits of [
       { storage: 2048 },
