@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { writeAll, writeBackAhead } from '../../src/adapters/fs-blob-store/write-back.js';
+import { FileWriteBack, WRITE_BACK_BYTES, writeAll, writeBackAhead } from '../../src/adapters/fs-blob-store/write-back.js';
 
 /** A handle whose flushes finish only when the test says so. */
 function fakeHandle() {
@@ -46,6 +46,31 @@ describe('head starts of the write-back', () => {
   it('never reject when the flush fails', async () => {
     const handle = { datasync: () => Promise.reject(new Error('EIO')) } as unknown as FileHandle;
     await expect(writeBackAhead(handle)!.done).resolves.toBeUndefined();
+  });
+});
+
+describe("one file's write-back", () => {
+  it('starts once per WRITE_BACK_BYTES written, never while its last one runs, and settles after it', async () => {
+    const file = fakeHandle();
+    const writeBack = new FileWriteBack(file.handle);
+    writeBack.wrote(WRITE_BACK_BYTES - 1);
+    expect(file.pending.length).toBe(0);
+    writeBack.wrote(1);
+    expect(file.pending.length).toBe(1);
+    writeBack.wrote(2 * WRITE_BACK_BYTES); // the first still runs: none more, and the count starts again
+    writeBack.start();
+    expect(file.pending.length).toBe(1);
+    let settled = false;
+    void writeBack.settled().then(() => (settled = true));
+    await tick();
+    expect(settled).toBe(false);
+    file.pending[0]!();
+    await writeBack.callOff();
+    expect(settled).toBe(true);
+    writeBack.start();
+    expect(file.pending.length).toBe(2);
+    file.pending[1]!();
+    await writeBack.settled();
   });
 });
 

@@ -7,7 +7,7 @@ import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
 import { joinedRead, joinedSize, partName } from './joined-blob.js';
-import { writeAll, writeBackAhead, WRITE_BACK_BYTES, type HeadStart } from './write-back.js';
+import { FileWriteBack, writeAll } from './write-back.js';
 
 export const FsBlobStoreOptions = Symbol('FsBlobStoreOptions');
 export interface FsBlobStoreOptions {
@@ -53,42 +53,27 @@ export class FsBlobStore implements BlobStore {
     let size = 0;
     let renamed = false;
     let handle: FileHandle | null = null;
-    // The flush started ahead of need, if one is under way or waiting: the handle closes only after it.
-    let ahead: HeadStart | null = null;
-    const headStart = (file: FileHandle) => {
-      if (ahead !== null) return;
-      const started = writeBackAhead(file);
-      if (started === null) return;
-      ahead = started;
-      void started.done.then(() => {
-        if (ahead === started) ahead = null;
-      });
-    };
-    const settled = () => (ahead === null ? undefined : ahead.done);
+    // The disk's write-back started ahead of need; the handle closes only once none runs.
+    let writeBack: FileWriteBack | null = null;
     try {
       handle = await open(tmp, 'wx');
-      let sinceHeadStart = 0;
+      writeBack = new FileWriteBack(handle);
       // Written straight through the handle, a batch's pieces in one call: no stream in between, and no copy.
       for await (const piece of content) {
         const written = await writeAll(handle, piece);
         size += written;
-        sinceHeadStart += written;
-        if (sinceHeadStart >= WRITE_BACK_BYTES && ahead === null) {
-          headStart(handle);
-          sinceHeadStart = 0;
-        }
+        writeBack.wrote(written);
       }
       if (durable) {
         // A head start still waiting its turn is called off: the flush below does its work now.
-        (ahead as HeadStart | null)?.callOff();
-        await settled();
+        await writeBack.callOff();
         await handle.sync();
         await handle.close();
       } else {
         // Not waited for: the bytes start for the disk soon, and the handle closes once they are there.
-        headStart(handle);
+        writeBack.start();
         const file = handle;
-        void Promise.resolve(settled()).finally(() => file.close().catch(() => undefined));
+        void writeBack.settled().finally(() => file.close().catch(() => undefined));
       }
       handle = null;
       await mkdir(join(final, '..'), { recursive: true });
@@ -98,8 +83,7 @@ export class FsBlobStore implements BlobStore {
       return { key, size };
     } catch (err) {
       if (handle !== null) {
-        (ahead as HeadStart | null)?.callOff();
-        await settled();
+        await writeBack?.callOff();
         await handle.close().catch(() => undefined);
       }
       await removeQuietly(tmp);

@@ -59,6 +59,48 @@ export function writeBackAhead(handle: FileHandle): HeadStart | null {
   };
 }
 
+/**
+ * One file's head starts, at most one under way or waiting at a time: one every WRITE_BACK_BYTES written, and one on
+ * request. The file must stay open until `settled()`.
+ */
+export class FileWriteBack {
+  private ahead: HeadStart | null = null;
+  private sinceLast = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  /** Counts bytes written, and starts a head start once WRITE_BACK_BYTES have been since the last one. */
+  wrote(bytes: number): void {
+    this.sinceLast += bytes;
+    if (this.sinceLast >= WRITE_BACK_BYTES && this.ahead === null) {
+      this.start();
+      this.sinceLast = 0;
+    }
+  }
+
+  /** Starts a head start now, unless one is under way or waiting already. */
+  start(): void {
+    if (this.ahead !== null) return;
+    const started = writeBackAhead(this.handle);
+    if (started === null) return;
+    this.ahead = started;
+    void started.done.then(() => {
+      if (this.ahead === started) this.ahead = null;
+    });
+  }
+
+  /** Settles once no head start runs or waits: one still waiting is called off (the caller flushes or closes now). */
+  async callOff(): Promise<void> {
+    this.ahead?.callOff();
+    await this.settled();
+  }
+
+  /** Settles once the head start under way or waiting, if any, is done. */
+  settled(): Promise<void> {
+    return this.ahead?.done ?? Promise.resolve();
+  }
+}
+
 /** The next waiting head start, if the pool has room. */
 function next(): void {
   if (running < MAX_RUNNING) waiting.shift()?.();
