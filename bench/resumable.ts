@@ -16,7 +16,7 @@ let source: Buffer | null = null;
 export async function tusSource(size: number): Promise<Buffer> {
   if (source?.length !== size) {
     const parts: Buffer[] = [];
-    for await (const part of generatedBytes(size)) parts.push(Buffer.from(part));
+    for await (const part of generatedBytes(size)) parts.push(part);
     source = Buffer.concat(parts);
   }
   return source;

@@ -57,7 +57,7 @@ describe("one file's write-back", () => {
     expect(file.pending.length).toBe(0);
     writeBack.wrote(1);
     expect(file.pending.length).toBe(1);
-    writeBack.wrote(2 * WRITE_BACK_BYTES); // the first still runs: none more, and the count starts again
+    writeBack.wrote(2 * WRITE_BACK_BYTES); // the first still runs: no second one beside it
     writeBack.start();
     expect(file.pending.length).toBe(1);
     let settled = false;
