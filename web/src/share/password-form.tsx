@@ -17,7 +17,10 @@ function problemText(problem: LockProblem): string {
 /** The password prompt of a protected share. The password stays in this page's memory, never in the address. */
 export function PasswordForm({ problem, checking, onSubmit }: Props) {
   const [password, setPassword] = useState('');
-  const [waiting, setWaiting] = useState(false);
+  // The pause whose time has run out; a pause is derived in the same render as its message, so the button is never
+  // enabled for a frame beside "Try again in N seconds".
+  const [elapsed, setElapsed] = useState<LockProblem | null>(null);
+  const waiting = problem !== null && problem !== 'invalid' && elapsed !== problem;
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -27,8 +30,7 @@ export function PasswordForm({ problem, checking, onSubmit }: Props) {
   useEffect(() => {
     if (problem !== null) input.current?.focus();
     if (problem === null || problem === 'invalid') return;
-    setWaiting(true);
-    const timer = setTimeout(() => setWaiting(false), problem.retryAfter * 1000);
+    const timer = setTimeout(() => setElapsed(problem), problem.retryAfter * 1000);
     return () => clearTimeout(timer);
   }, [problem]);
 
