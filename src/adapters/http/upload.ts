@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
+import { streamChunks } from './stream-chunks.js';
 import { DomainError, badRequest } from '../../domain/index.js';
 import type { ShareOptions } from '../../application/contract.js';
 import {
@@ -154,7 +155,12 @@ class MultipartUpload<T> {
 }
 
 /** The file's bytes, ending only once the form as a whole has been read successfully. */
-async function* contentOf(stream: Readable, formComplete: Promise<void>): AsyncIterable<Uint8Array> {
-  for await (const chunk of stream) yield chunk as Buffer;
-  await formComplete;
+function contentOf(stream: Readable, formComplete: Promise<void>): AsyncIterable<Uint8Array> {
+  const chunks = streamChunks(stream);
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: () => chunks.next().then((step) => (step.done ? formComplete.then(() => step) : step)),
+      return: () => chunks.return(),
+    }),
+  };
 }

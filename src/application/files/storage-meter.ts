@@ -9,7 +9,7 @@ import { refusal } from '../usage-limits.js';
 export const STORAGE_BATCH = 1024 * 1024;
 
 /**
- * A batch that gets no new chunk for this long goes on as it is: an upload that stalls must not keep up to a MiB
+ * A batch that gets no new chunk for this long (at most twice this) goes on as it is: an upload that stalls must not keep up to a MiB
  * pinned in memory while it waits (the minimum rate the HTTP adapter enforces decides when it is given up). A fast
  * upload never waits this long between chunks, so its batches stay whole.
  */
@@ -17,11 +17,50 @@ export const STALL_FLUSH_MS = 250;
 
 const QUIET = Symbol('quiet');
 
-/** The next chunk, or QUIET once `ms` pass without one (the chunk then comes from the same `pending`, later). */
-function nextWithin<T>(pending: Promise<T>, ms: number): Promise<T | typeof QUIET> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const quiet = new Promise<typeof QUIET>((resolve) => (timer = setTimeout(resolve, ms, QUIET)));
-  return Promise.race([pending, quiet]).finally(() => clearTimeout(timer));
+/**
+ * Tells when an upload goes quiet: no chunk for between `ms` and twice that. One timer serves a whole batch, however
+ * many chunks it gathers; a chunk only bumps a counter, so the hot path sets no timer per network chunk (16,384 of
+ * them per GiB).
+ */
+class QuietWatch {
+  private chunks = 0;
+  private seen = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private quiet: Promise<typeof QUIET> | undefined;
+  private wake: ((value: typeof QUIET) => void) | undefined;
+
+  constructor(private readonly ms: number) {}
+
+  /** A chunk arrived. */
+  tick(): void {
+    this.chunks++;
+  }
+
+  /** Resolves to QUIET once no chunk comes for a while; the same promise until `stop`. */
+  armed(): Promise<typeof QUIET> {
+    if (!this.quiet) {
+      this.quiet = new Promise<typeof QUIET>((resolve) => (this.wake = resolve));
+      this.seen = this.chunks;
+      this.timer = setTimeout(() => this.check(), this.ms);
+    }
+    return this.quiet;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.quiet = undefined;
+    this.wake = undefined;
+  }
+
+  private check(): void {
+    if (this.chunks !== this.seen) {
+      this.seen = this.chunks;
+      this.timer?.refresh();
+    } else {
+      this.wake?.(QUIET);
+    }
+  }
 }
 
 /**
@@ -48,7 +87,9 @@ export class StorageMeter {
     const source = content[Symbol.asyncIterator]();
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
+    const quiet = new QuietWatch(this.stallFlushMs);
     const flush = async () => {
+      quiet.stop();
       await this.reserve(batchBytes);
       const out = batch;
       batch = [];
@@ -59,13 +100,14 @@ export class StorageMeter {
     try {
       for (;;) {
         const pending = source.next();
-        let step = batchBytes > 0 ? await nextWithin(pending, this.stallFlushMs) : await pending;
+        let step = batchBytes > 0 ? await Promise.race([pending, quiet.armed()]) : await pending;
         if (step === QUIET) {
           yield await flush();
           step = await pending;
         }
         if (step.done) break;
         const chunk = step.value;
+        quiet.tick();
         this.received += chunk.byteLength;
         if (this.received > this.maxBytes) {
           throw new DomainError('payload_too_large', `A file holds at most ${this.maxBytes} bytes`, {
@@ -79,6 +121,7 @@ export class StorageMeter {
       finished = true;
       if (batchBytes > 0) yield await flush();
     } finally {
+      quiet.stop();
       // Stopped early (a failure here or in the store): the source is told, as for-await would, without waiting on it.
       if (!finished) void source.return?.()?.catch(() => undefined);
     }

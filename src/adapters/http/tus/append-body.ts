@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '../../../domain/index.js';
+import { streamChunks } from '../stream-chunks.js';
 import { checksumMismatch } from './tus-headers.js';
 
 /**
@@ -14,7 +15,7 @@ export async function* appendBody(req: IncomingMessage, checksum: Buffer | null)
   const hash = checksum && createHash('sha1');
   let read = false;
   try {
-    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+    for await (const chunk of streamChunks(req, { destroyOnReturn: false })) {
       hash?.update(chunk as Buffer);
       yield chunk as Buffer;
     }
