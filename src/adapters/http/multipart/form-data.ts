@@ -1,15 +1,22 @@
 import { Readable, Writable } from 'node:stream';
 import { MultipartParser, type MultipartEvents } from './multipart-parser.js';
-import { basename, decodeText, parseContentType, parseDisposition, type PartHeaders } from './part-headers.js';
+import { basename, decodeField, parseContentType, parseDisposition, type PartHeaders } from './part-headers.js';
 
-/** What a form may hold: at most `files` files, `fields` fields, `parts` parts of any kind, and the sizes in bytes. */
+/**
+ * What a form may hold, reckoned as busboy 1.6 does: at most `files` files and `fields` fields; fewer than `parts`
+ * parts, and fields and files shorter than `fieldSize` and `fileSize` bytes (reaching one of those is over it).
+ */
 export interface FormLimits {
   files: number;
   fields: number;
+  /**
+   * Counted at each part's closing delimiter (whatever the part was, skipped ones too): the count reaching this is
+   * reported, and the parts after it are skipped unread.
+   */
   parts: number;
-  /** A field longer than this is cut here and reported truncated. */
+  /** A field reaching this size is cut here and reported truncated. */
   fieldSize: number;
-  /** A file reaching this size is cut here, and `fileLimit` reported. */
+  /** A file reaching this size is cut here, and 'limit' emitted on its stream. */
   fileSize: number;
 }
 
@@ -29,7 +36,10 @@ export interface FormHandlers {
    * 'limit' and the rest of the file is dropped.
    */
   file(name: string | undefined, stream: Readable, info: FilePartInfo): void;
-  /** The form holds more of a kind than its limit; the parts beyond it are skipped. Reported once a kind. */
+  /**
+   * The form holds more files or fields than their limits, or as many parts as theirs; the parts beyond it are
+   * skipped. Reported once a kind.
+   */
   limit(kind: 'files' | 'fields' | 'parts'): void;
 }
 
@@ -66,7 +76,8 @@ class FilePartStream extends Readable {
 export class FormDataReader extends Writable {
   private readonly parser: MultipartParser;
   private part: Part = SKIP;
-  private parts = 0;
+  /** Delimiters so far: the parts ended, and one. */
+  private delimiters = 0;
   private fields = 0;
   private files = 0;
   private readonly reported = new Set<string>();
@@ -81,6 +92,7 @@ export class FormDataReader extends Writable {
   ) {
     super();
     const events: MultipartEvents = {
+      delimiter: () => this.delimiter(),
       partBegin: (headers) => this.partBegin(headers),
       partData: (data) => this.partData(data),
       partEnd: () => this.partEnd(),
@@ -132,15 +144,22 @@ export class FormDataReader extends Writable {
     this.handlers.limit(kind);
   }
 
+  /** A delimiter: the part before it has ended. Whether to read the next part: not once the parts limit is reached. */
+  private delimiter(): boolean {
+    const parts = this.delimiters++;
+    if (parts === this.limits.parts) this.report('parts');
+    return parts < this.limits.parts;
+  }
+
   private partBegin(headers: PartHeaders): void {
     this.part = SKIP;
-    if (++this.parts > this.limits.parts) return this.report('parts');
     // A part that is not form-data (no or another Content-Disposition) is skipped, as busboy does.
     const disposition = headers.get('content-disposition')?.[0];
     const parsed = disposition === undefined ? undefined : parseDisposition(disposition);
     if (!parsed || parsed.type !== 'form-data') return;
+    // As busboy: an empty name is none, and an empty filename* or filename is none (then the other, if any, counts).
     const name = parsed.params.get('name') || undefined;
-    const rawFilename = parsed.params.get('filename*') ?? parsed.params.get('filename');
+    const rawFilename = parsed.params.get('filename*') || parsed.params.get('filename') || undefined;
     const filename = rawFilename === undefined ? undefined : basename(rawFilename);
     const contentType = headers.get('content-type')?.[0];
     const type = contentType === undefined ? undefined : parseContentType(contentType);
@@ -177,7 +196,7 @@ export class FormDataReader extends Writable {
     } else if (part.kind === 'field') {
       if (part.truncated) return;
       const room = this.limits.fieldSize - part.size;
-      if (data.length > room) {
+      if (data.length >= room) {
         part.truncated = true;
         if (room > 0) part.pieces.push(data.subarray(0, room));
         part.size += room;
@@ -196,10 +215,7 @@ export class FormDataReader extends Writable {
       this.fileFull = false;
       part.stream.push(null);
     } else if (part.kind === 'field') {
-      const bytes = Buffer.concat(part.pieces, part.size);
-      // A charset Node does not know: read as UTF-8, the form's default.
-      const value = decodeText(bytes, part.charset) ?? bytes.toString('utf8');
-      this.handlers.field(part.name, value, part.truncated);
+      this.handlers.field(part.name, decodeField(Buffer.concat(part.pieces, part.size), part.charset), part.truncated);
     }
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The text side of multipart/form-data (RFC 7578, RFC 2046): a part's header block, Content-Type and
- * Content-Disposition values with their parameters (RFC 2045 quoted strings, RFC 5987/2231 extended values), and the
- * text decodings a form uses. Header bytes are read as latin1, one character per byte, so no byte is lost before a
- * value is decoded.
+ * The text side of multipart/form-data (RFC 7578, RFC 2046): Content-Type and Content-Disposition values with their
+ * parameters (quoted strings, RFC 5987/2231 extended values), and the text decodings a form uses, all as busboy 1.6
+ * reads them (its `defParamCharset: 'utf8'`). Header bytes are read as latin1, one character per byte, so no byte is
+ * lost before a value is decoded.
  */
 
 /** The header fields of one part: lower-cased names, each with its values in the order they came. */
@@ -13,9 +13,6 @@ export interface HeaderValue {
   type: string;
   params: Map<string, string>;
 }
-
-/** A part's header block may hold this many lines at most, as Node allows a request. */
-export const MAX_HEADER_LINES = 2000;
 
 const isTokenChar = (code: number): boolean =>
   (code >= 0x61 && code <= 0x7a) || // a-z
@@ -37,58 +34,11 @@ const isCharsetChar = (code: number): boolean =>
   (code >= 0x30 && code <= 0x39) ||
   '!#$%&+-^_`{}~'.includes(String.fromCharCode(code));
 
-/** qdtext and quoted-pair's second character: anything but controls (tab aside), DEL, and the quote and backslash. */
-const isQuotedChar = (code: number): boolean => code === 0x09 || (code >= 0x20 && code !== 0x7f && code <= 0xff);
-
-/** A header field value's characters (field-vchar, obs-text, SP and HTAB): no control characters. */
-const isValueChar = (code: number): boolean => code === 0x09 || (code >= 0x20 && code !== 0x7f && code <= 0xff);
+/** qdtext: anything but controls (tab aside), DEL, the quote and the backslash. */
+const isQdtext = (code: number): boolean =>
+  code === 0x09 || (code >= 0x20 && code !== 0x22 && code !== 0x5c && code !== 0x7f && code <= 0xff);
 
 const isSpace = (code: number): boolean => code === 0x20 || code === 0x09;
-
-/**
- * Parses a header block, given as latin1 text without its closing empty line: `Name: value` lines, each ending in
- * CRLF, a line that starts with a space or tab continuing the one before. undefined: malformed.
- */
-export function parseHeaderBlock(block: string): PartHeaders | undefined {
-  const headers: PartHeaders = new Map();
-  if (block === '') return headers;
-  if (!block.endsWith('\r\n')) return undefined;
-  const lines = block.slice(0, -2).split('\r\n');
-  if (lines.length > MAX_HEADER_LINES) return undefined;
-  let name: string | undefined;
-  let value = '';
-  const flush = () => {
-    if (name === undefined) return;
-    const values = headers.get(name);
-    if (values) values.push(value);
-    else headers.set(name, [value]);
-  };
-  for (const line of lines) {
-    if (line.length > 0 && isSpace(line.charCodeAt(0))) {
-      // obs-fold: the line goes on the previous one's value
-      if (name === undefined) return undefined;
-      if (!allValueChars(line)) return undefined;
-      value += line;
-      continue;
-    }
-    flush();
-    let i = 0;
-    while (i < line.length && isTokenChar(line.charCodeAt(i))) i++;
-    if (i === 0 || line.charCodeAt(i) !== 0x3a /* : */) return undefined;
-    name = line.slice(0, i).toLowerCase();
-    i++;
-    while (i < line.length && isSpace(line.charCodeAt(i))) i++;
-    value = line.slice(i);
-    if (!allValueChars(value)) return undefined;
-  }
-  flush();
-  return headers;
-}
-
-function allValueChars(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isValueChar(text.charCodeAt(i))) return false;
-  return true;
-}
 
 /** `type/subtype; name=value; …` (lower-cased type and subtype). undefined: malformed. */
 export function parseContentType(text: string): HeaderValue | undefined {
@@ -108,6 +58,7 @@ export function parseContentType(text: string): HeaderValue | undefined {
  * their charset. undefined: malformed.
  */
 export function parseDisposition(text: string): HeaderValue | undefined {
+  if (text === '') return undefined;
   let i = 0;
   while (i < text.length && isTokenChar(text.charCodeAt(i))) i++;
   const params = parseParams(text, i, true);
@@ -149,26 +100,41 @@ function parseParams(text: string, i: number, disposition: boolean): Map<string,
   }
 }
 
-/** A quoted-string from its opening quote at `i`: the value without quotes and escapes, and where it ends. */
+/**
+ * A quoted string from its opening quote at `i`: the value without its quotes, and where it ends. As busboy reads it,
+ * a backslash escapes only a quote or a backslash and is kept before any other character: browsers do not escape
+ * backslashes in a file name (they percent-encode quotes, CR and LF), so `"C:\Users\me\a.txt"` keeps its separators.
+ */
 function readQuotedString(text: string, i: number): { value: string; end: number } | undefined {
   let value = '';
+  let escaping = false;
   for (i++; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 0x22) return { value, end: i + 1 };
-    if (code === 0x5c /* \ */) {
-      i++;
-      if (i === text.length || !isQuotedChar(text.charCodeAt(i))) return undefined;
-      value += text[i];
-    } else if (isQuotedChar(code)) {
-      value += text[i];
-    } else {
-      return undefined;
+    if (code === 0x5c /* \ */ || code === 0x22 /* " */) {
+      if (escaping) {
+        value += text[i];
+        escaping = false;
+      } else if (code === 0x22) {
+        return { value, end: i + 1 };
+      } else {
+        escaping = true;
+      }
+      continue;
     }
+    if (escaping) {
+      value += '\\';
+      escaping = false;
+    }
+    if (!isQdtext(code)) return undefined;
+    value += text[i];
   }
   return undefined; // no closing quote
 }
 
-/** An RFC 5987 ext-value from `i`: `charset'language'value`, the value percent-encoded in that charset. */
+/**
+ * An RFC 5987 ext-value from `i`: `charset'language'value`, the value percent-encoded in that charset. As busboy: the
+ * value may be empty unless the header ends right there, and the charset must be one `decodeParam` knows.
+ */
 function readExtendedValue(text: string, i: number): { value: string; end: number } | undefined {
   const charsetStart = i;
   while (i < text.length && isCharsetChar(text.charCodeAt(i))) i++;
@@ -177,14 +143,14 @@ function readExtendedValue(text: string, i: number): { value: string; end: numbe
   const languageEnd = text.indexOf("'", i + 1);
   if (languageEnd === -1) return undefined;
   i = languageEnd + 1;
+  if (i === text.length) return undefined;
   const bytes: number[] = [];
-  const start = i;
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (code === 0x25 /* % */) {
-      const byte = /^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3)) ? parseInt(text.slice(i + 1, i + 3), 16) : NaN;
-      if (Number.isNaN(byte)) return undefined;
-      bytes.push(byte);
+      const hex = text.slice(i + 1, i + 3);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) return undefined;
+      bytes.push(parseInt(hex, 16));
       i += 3;
     } else if (isAttrChar(code)) {
       bytes.push(code);
@@ -193,16 +159,17 @@ function readExtendedValue(text: string, i: number): { value: string; end: numbe
       break;
     }
   }
-  // As busboy: an empty value is malformed.
-  if (i === start) return undefined;
-  const value = decodeText(Buffer.from(bytes), charset);
+  const value = bytes.length === 0 ? '' : decodeParam(Buffer.from(bytes), charset);
   return value === undefined ? undefined : { value, end: i };
 }
 
 const utf8OfLatin1 = (text: string): string => Buffer.from(text, 'latin1').toString('utf8');
 
-/** The text of `bytes` in `charset` (any case); undefined: a charset Node does not know. */
-export function decodeText(bytes: Buffer, charset: string): string | undefined {
+/**
+ * The text of `bytes` in `charset` (any case), for the charsets busboy decodes itself; undefined for any other.
+ * (busboy means to hand the others to TextDecoder, but that path of its never works: every other charset fails.)
+ */
+export function decodeParam(bytes: Buffer, charset: string): string | undefined {
   switch (charset.toLowerCase()) {
     case 'utf-8':
     case 'utf8':
@@ -225,12 +192,26 @@ export function decodeText(bytes: Buffer, charset: string): string | undefined {
     case 'ucs2':
     case 'ucs-2':
       return bytes.toString('utf16le');
+    case 'base64':
+      // as busboy: not a charset, but it takes it, and gives the bytes in base64
+      return bytes.toString('base64');
     default:
-      try {
-        return new TextDecoder(charset).decode(bytes);
-      } catch {
-        return undefined;
-      }
+      return undefined;
+  }
+}
+
+/**
+ * A field's text in its part's charset: those busboy decodes as busboy does, any other TextDecoder knows by it, and
+ * UTF-8 (the form's default) for one it does not know. (busboy gives `undefined` for all those others.)
+ */
+export function decodeField(bytes: Buffer, charset: string): string {
+  if (bytes.length === 0) return '';
+  const text = decodeParam(bytes, charset);
+  if (text !== undefined) return text;
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return bytes.toString('utf8');
   }
 }
 
@@ -240,11 +221,15 @@ export function basename(path: string): string {
   return last === '.' || last === '..' ? '' : last;
 }
 
-/** The boundary of a multipart/form-data Content-Type; undefined: another type, or no (or an empty) boundary. */
+/**
+ * The boundary of a multipart/form-data Content-Type; undefined: another type, no boundary, or one with a byte beyond
+ * ASCII (RFC 2046 boundaries are ASCII; busboy would look for its UTF-8 encoding, which no client sends).
+ * An empty boundary (`boundary=""`) is taken, as busboy takes it.
+ */
 export function multipartBoundary(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
   const parsed = parseContentType(contentType);
   if (!parsed || parsed.type !== 'multipart/form-data') return undefined;
   const boundary = parsed.params.get('boundary');
-  return boundary ? boundary : undefined;
+  return boundary !== undefined && /^[\x20-\x7e\t]*$/.test(boundary) ? boundary : undefined;
 }
