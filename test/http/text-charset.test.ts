@@ -7,7 +7,7 @@ function form(content: Uint8Array, type: string, filename = 'notes.txt') {
   return body;
 }
 
-// 'é' is two bytes in UTF-8; placed across the 64 KiB boundary where fetch and busboy cut chunks.
+// 'é' is two bytes in UTF-8; placed across the 64 KiB boundary where fetch and the multipart parser cut chunks.
 const bigText = Buffer.concat([Buffer.alloc(64 * 1024 - 1, 'a'), Buffer.from('é and ünïcödé ✓\n'.repeat(5000))]);
 
 describe.each(await backends())('text is served as text (%s)', (_, make) => {

@@ -81,7 +81,7 @@ describe('hostile file names', () => {
           headers: { 'content-type': MULTIPART_TYPE },
         })
       ).body.name;
-    // busboy keeps only the last path segment of a filename; cleanName then guards the rest.
+    // the multipart parser keeps only the last path segment of a filename; cleanName then guards the rest.
     expect(await upload('../../../etc/passwd')).toBe('passwd');
     expect(await upload('..\\..\\boot.ini')).toBe('boot.ini');
     expect(await upload('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');

@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
-import { streamChunks } from './stream-chunks.js';
 import { DomainError, badRequest } from '../../domain/index.js';
 import type { ShareOptions } from '../../application/contract.js';
 import {
@@ -12,6 +10,9 @@ import {
   shareOptionsOf,
   type UploadFields,
 } from './upload-fields.js';
+import { FormDataReader, type FilePartInfo, type FormLimits } from './multipart/form-data.js';
+import { multipartBoundary } from './multipart/part-headers.js';
+import { streamChunks } from './stream-chunks.js';
 
 export interface UploadPart {
   content: AsyncIterable<Uint8Array>;
@@ -39,18 +40,12 @@ export function receiveUpload<T>(
   maxBytes: number,
   store: (part: UploadPart) => Promise<T>,
 ): Promise<T> {
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: req.headers,
-      // Browsers and fetch() send file names as raw UTF-8, not the latin1 busboy assumes.
-      defParamCharset: 'utf8',
-      limits: { files: 1, fields: 10, parts: 12, fieldSize: FIELD_LIMIT, fileSize: maxBytes + 1 },
-    });
-  } catch {
+  const boundary = multipartBoundary(req.headers['content-type']);
+  if (boundary === undefined) {
     return Promise.reject(badRequest('Upload must be multipart/form-data with a boundary'));
   }
-  return new MultipartUpload(req, parser, maxBytes, store).result;
+  const limits: FormLimits = { files: 1, fields: 10, parts: 12, fieldSize: FIELD_LIMIT, fileSize: maxBytes + 1 };
+  return new MultipartUpload(req, boundary, limits, maxBytes, store).result;
 }
 
 /** One upload on its way: the fields read so far, its one file part, and the first failure, which wins. */
@@ -61,13 +56,15 @@ class MultipartUpload<T> {
   private started = false;
   private failure: Error | null = null;
   private fileStream: Readable | null = null;
-  /** Settles once busboy has read the whole form; the file's content ends only then. */
+  /** Settles once the whole form has been read; the file's content ends only then. */
   private readonly formComplete: Promise<void>;
   private form!: { done: () => void; failed: (err: Error) => void };
+  private readonly parser: FormDataReader;
 
   constructor(
     private readonly req: IncomingMessage,
-    private readonly bb: busboy.Busboy,
+    boundary: string,
+    limits: FormLimits,
     private readonly maxBytes: number,
     private readonly store: (part: UploadPart) => Promise<T>,
   ) {
@@ -75,23 +72,29 @@ class MultipartUpload<T> {
     this.formComplete = new Promise<void>((done, failed) => (this.form = { done, failed }));
     this.formComplete.catch(() => {});
 
-    bb.on('field', (name, value, info) => this.onField(name, value, info.valueTruncated));
-    bb.on('file', (name, stream, info) => this.onFile(name, stream, info));
-    bb.on('finish', () => {
+    const parser = new FormDataReader(boundary, limits, {
+      field: (name, value, truncated) => this.onField(name, value, truncated),
+      file: (name, stream, info) => this.onFile(name, stream, info),
+      limit: (kind) =>
+        this.fail(
+          badRequest(
+            kind === 'files' ? 'Only one file per upload' : kind === 'fields' ? 'Too many form fields' : 'Too many form parts',
+          ),
+        ),
+    });
+    this.parser = parser;
+    parser.on('finish', () => {
       if (this.started) this.form.done();
       else this.fail(badRequest('The form has no file part named "file"'));
     });
-    bb.on('error', () => this.fail(badRequest('Malformed multipart body')));
-    bb.on('filesLimit', () => this.fail(badRequest('Only one file per upload')));
-    bb.on('fieldsLimit', () => this.fail(badRequest('Too many form fields')));
-    bb.on('partsLimit', () => this.fail(badRequest('Too many form parts')));
+    parser.on('error', () => this.fail(badRequest('Malformed multipart body')));
     // A client that goes away is its own failure, not a server fault: nobody reads the answer, and nothing is logged.
     const aborted = () => this.fail(badRequest('The client aborted the upload'));
     req.on('error', aborted);
     req.on('close', () => {
       if (!req.complete) aborted();
     });
-    req.pipe(bb);
+    req.pipe(parser);
   }
 
   /** Stops reading the form but drains the request, so the client still gets the error response. */
@@ -100,20 +103,22 @@ class MultipartUpload<T> {
     this.failure = err;
     this.form.failed(err);
     this.fileStream?.destroy(err);
-    this.req.unpipe(this.bb);
+    this.req.unpipe(this.parser);
     this.req.resume();
-    // busboy must not be torn down from inside its own event callbacks
-    setImmediate(() => this.bb.destroy());
+    // the parser must not be torn down from inside its own callbacks
+    setImmediate(() => this.parser.destroy());
     if (!this.started) this.settle.reject(err);
   }
 
-  private onField(name: string, value: string, truncated: boolean): void {
+  private onField(name: string | undefined, value: string, truncated: boolean): void {
     if (this.failure) return;
     if (this.started) {
       return this.fail(badRequest(`Fields ${Object.keys(UPLOAD_FIELDS).join(', ')} must come before the file part`));
     }
     // As with JSON bodies, a field the upload does not know is refused rather than silently dropped.
-    if (!isUploadField(name)) return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
+    if (name === undefined || !isUploadField(name)) {
+      return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
+    }
     if (truncated) return this.fail(badRequest(`Field ${name} is too long`));
     try {
       setUploadField(this.fields, name, value);
@@ -122,7 +127,7 @@ class MultipartUpload<T> {
     }
   }
 
-  private onFile(name: string, stream: Readable, info: busboy.FileInfo): void {
+  private onFile(name: string | undefined, stream: Readable, info: FilePartInfo): void {
     // Failures reach the consumer through its iterator; a stream nobody reads must not crash the process.
     stream.on('error', () => {});
     if (this.failure || this.started || name !== 'file') {
@@ -142,7 +147,7 @@ class MultipartUpload<T> {
     this.store({
       content: contentOf(stream, this.formComplete),
       filename: info.filename ?? '',
-      mime: info.mimeType,
+      mime: info.mime,
       folderId: this.fields.folderId,
       name: this.fields.name,
       share,
