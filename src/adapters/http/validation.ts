@@ -3,7 +3,9 @@ import { isByteKind, LIMIT_KINDS, SHARE_TYPES, badRequest, type DomainError, typ
 import type { LimitChanges } from '../../application/contract.js';
 
 /** Every id a client sends, in a path, a body or a header. */
-export const id = z.string().min(1).max(128);
+const ID_MIN = 1;
+const ID_MAX = 128;
+export const id = z.string().min(ID_MIN).max(ID_MAX);
 const ref = id.nullable();
 
 const KIND: Record<string, string> = {
@@ -70,6 +72,9 @@ export function parseField<S extends z.ZodType>(schema: S, value: unknown, field
 
 /** One shared schema for every id: building a schema per call made zod compile a parser on every request. */
 export function parseId(value: string | undefined, field = 'id'): string {
+  // The schema's own rule, checked first without zod: every share read and file request passes here, and zod's
+  // machinery cost 5% of a share read's CPU. zod still words the error of a value that fails.
+  if (typeof value === 'string' && value.length >= ID_MIN && value.length <= ID_MAX) return value;
   const result = id.safeParse(value, { error: humanMessage });
   if (!result.success) throw validationError(result.error, field);
   return result.data;

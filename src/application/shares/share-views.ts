@@ -41,15 +41,19 @@ async function ownerName(p: Deps, share: Share): Promise<string | null> {
   return (await p.users.findById(share.ownerId))?.username ?? null;
 }
 
+/** The record when it belongs to the share's owner. (Not a closure per read: tsx names every closure it makes.) */
+function ownedBy<T extends { ownerId: string }>(share: Share, x: T | null): T | null {
+  return x && x.ownerId === share.ownerId ? x : null;
+}
+
 async function itemOf(p: Deps, share: Share): Promise<Item | null> {
-  const ownedBy = <T extends { ownerId: string }>(x: T | null) => (x && x.ownerId === share.ownerId ? x : null);
   switch (share.type) {
     case 'file': {
-      const file = ownedBy(await p.files.findById(share.itemId));
+      const file = ownedBy(share, await p.files.findById(share.itemId));
       return file && { file: { id: file.id, name: file.name, size: String(file.size), mime: file.mime } };
     }
     case 'folder': {
-      const folder = ownedBy(await p.folders.findById(share.itemId));
+      const folder = ownedBy(share, await p.folders.findById(share.itemId));
       if (!folder) return null;
       const [files, folders] = await Promise.all([
         p.files.countInFolders(share.ownerId, [folder.id]),
@@ -65,14 +69,14 @@ async function itemOf(p: Deps, share: Share): Promise<Item | null> {
       };
     }
     case 'collection': {
-      const collection = ownedBy(await p.collections.findById(share.itemId));
+      const collection = ownedBy(share, await p.collections.findById(share.itemId));
       if (!collection) return null;
       const files = collection.fileIds.length === 0 ? [] : await p.files.findByIds(collection.fileIds);
       const fileCount = files.filter((f) => f.ownerId === share.ownerId).length;
       return { collection: { id: collection.id, name: collection.name, fileCount } };
     }
     case 'paste': {
-      const paste = ownedBy(await p.pastes.findById(share.itemId));
+      const paste = ownedBy(share, await p.pastes.findById(share.itemId));
       return paste && { paste: { id: paste.id, name: paste.name, type: paste.type, content: paste.content } };
     }
   }
