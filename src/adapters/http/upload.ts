@@ -26,6 +26,12 @@ export interface UploadPart {
 
 const FIELD_LIMIT = 4 * 1024;
 
+const LIMIT_MESSAGES = {
+  files: 'Only one file per upload',
+  fields: 'Too many form fields',
+  parts: 'Too many form parts',
+} as const;
+
 const tooLarge = (max: number) =>
   new DomainError('payload_too_large', `The file exceeds the upload limit of ${max} bytes`, { maxBytes: max });
 
@@ -75,12 +81,7 @@ class MultipartUpload<T> {
     const parser = new FormDataReader(boundary, limits, {
       field: (name, value, truncated) => this.onField(name, value, truncated),
       file: (name, stream, info) => this.onFile(name, stream, info),
-      limit: (kind) =>
-        this.fail(
-          badRequest(
-            kind === 'files' ? 'Only one file per upload' : kind === 'fields' ? 'Too many form fields' : 'Too many form parts',
-          ),
-        ),
+      limit: (kind) => this.fail(badRequest(LIMIT_MESSAGES[kind])),
     });
     this.parser = parser;
     parser.on('finish', () => {

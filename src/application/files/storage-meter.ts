@@ -9,9 +9,9 @@ import { refusal } from '../usage-limits.js';
 export const STORAGE_BATCH = 1024 * 1024;
 
 /**
- * A batch that gets no new chunk for this long (at most twice this) goes on as it is: an upload that stalls must not keep up to a MiB
- * pinned in memory while it waits (the minimum rate the HTTP adapter enforces decides when it is given up). A fast
- * upload never waits this long between chunks, so its batches stay whole.
+ * A batch that gets no new chunk for this long (at most twice this) goes on as it is: an upload that stalls must not
+ * keep up to a MiB pinned in memory while it waits (the minimum rate the HTTP adapter enforces decides when it is
+ * given up). A fast upload never waits this long between chunks, so its batches stay whole.
  */
 export const STALL_FLUSH_MS = 250;
 

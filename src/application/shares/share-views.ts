@@ -41,7 +41,7 @@ async function ownerName(p: Deps, share: Share): Promise<string | null> {
   return (await p.users.findById(share.ownerId))?.username ?? null;
 }
 
-/** The record when it belongs to the share's owner. (Not a closure per read: tsx names every closure it makes.) */
+/** The record when it belongs to the share's owner. (Not a closure made per read: tsx wraps each in its `__name`.) */
 function ownedBy<T extends { ownerId: string }>(share: Share, x: T | null): T | null {
   return x && x.ownerId === share.ownerId ? x : null;
 }

@@ -24,6 +24,9 @@ export interface MultipartEvents {
   formEnd(): void;
 }
 
+/** What a boundary may hold: printable ASCII and tab (RFC 2046 boundaries are ASCII). */
+export const BOUNDARY_TEXT = /^[\x20-\x7e\t]*$/;
+
 export class MultipartError extends Error {
   override readonly name = 'MultipartError';
 }
@@ -88,7 +91,7 @@ export class MultipartParser {
   ) {
     // The search below relies on the delimiter holding no CR but its first byte; a header value cannot hold one, and
     // RFC 2046 boundaries are ASCII.
-    if (!/^[\x20-\x7e\t]*$/.test(boundary)) throw new MultipartError('The boundary holds bytes it may not hold');
+    if (!BOUNDARY_TEXT.test(boundary)) throw new MultipartError('The boundary holds bytes it may not hold');
     this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
   }
 

@@ -1,3 +1,5 @@
+import { BOUNDARY_TEXT } from './multipart-parser.js';
+
 /**
  * The text side of multipart/form-data (RFC 7578, RFC 2046): Content-Type and Content-Disposition values with their
  * parameters (quoted strings, RFC 5987/2231 extended values), and the text decodings a form uses, all as busboy 1.6
@@ -14,25 +16,18 @@ export interface HeaderValue {
   params: Map<string, string>;
 }
 
-const isTokenChar = (code: number): boolean =>
+const isAlnum = (code: number): boolean =>
   (code >= 0x61 && code <= 0x7a) || // a-z
   (code >= 0x41 && code <= 0x5a) || // A-Z
-  (code >= 0x30 && code <= 0x39) || // 0-9
-  '!#$%&\'*+-.^_`|~'.includes(String.fromCharCode(code));
+  (code >= 0x30 && code <= 0x39); // 0-9
+
+const isTokenChar = (code: number): boolean => isAlnum(code) || '!#$%&\'*+-.^_`|~'.includes(String.fromCharCode(code));
 
 /** RFC 5987 attr-char: what an extended value holds besides %XX escapes. */
-const isAttrChar = (code: number): boolean =>
-  (code >= 0x61 && code <= 0x7a) ||
-  (code >= 0x41 && code <= 0x5a) ||
-  (code >= 0x30 && code <= 0x39) ||
-  '!#$&+-.^_`|~'.includes(String.fromCharCode(code));
+const isAttrChar = (code: number): boolean => isAlnum(code) || '!#$&+-.^_`|~'.includes(String.fromCharCode(code));
 
 /** RFC 5987 mime-charsetc: the characters of an extended value's charset. */
-const isCharsetChar = (code: number): boolean =>
-  (code >= 0x61 && code <= 0x7a) ||
-  (code >= 0x41 && code <= 0x5a) ||
-  (code >= 0x30 && code <= 0x39) ||
-  '!#$%&+-^_`{}~'.includes(String.fromCharCode(code));
+const isCharsetChar = (code: number): boolean => isAlnum(code) || '!#$%&+-^_`{}~'.includes(String.fromCharCode(code));
 
 /** qdtext: anything but controls (tab aside), DEL, the quote and the backslash. */
 const isQdtext = (code: number): boolean =>
@@ -231,5 +226,5 @@ export function multipartBoundary(contentType: string | undefined): string | und
   const parsed = parseContentType(contentType);
   if (!parsed || parsed.type !== 'multipart/form-data') return undefined;
   const boundary = parsed.params.get('boundary');
-  return boundary !== undefined && /^[\x20-\x7e\t]*$/.test(boundary) ? boundary : undefined;
+  return boundary !== undefined && BOUNDARY_TEXT.test(boundary) ? boundary : undefined;
 }
