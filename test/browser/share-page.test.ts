@@ -308,13 +308,15 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
       status = (await t.request('POST', `/s/${id}/unlock`, { json: { password: `guess ${guess}` } })).status;
     }
     expect(status).toBe(429);
-    const { page, expectHttpError, assertClean } = await watchedPage(browser);
+    // On a phone's width, where the message and the disabled button must both still show.
+    const { page, expectHttpError, assertClean } = await watchedPage(browser, { viewport: { width: 375, height: 740 } });
     expectHttpError(`/s/${id}/unlock`, 429);
     await page.goto(`${t.url}/s/${id}`);
     await unlockWith(page, 'the right one');
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
     expect(await page.getByRole('button', { name: 'Open' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('share-password-paused-375'), fullPage: true });
     assertClean();
   });
 
