@@ -309,7 +309,8 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     }
     expect(status).toBe(429);
     // On a phone's width, where the message and the disabled button must both still show.
-    const { page, expectHttpError, assertClean } = await watchedPage(browser, { viewport: { width: 375, height: 740 } });
+    const phone = { viewport: { width: 375, height: 740 } };
+    const { page, expectHttpError, assertClean } = await watchedPage(browser, phone);
     expectHttpError(`/s/${id}/unlock`, 429);
     await page.goto(`${t.url}/s/${id}`);
     await unlockWith(page, 'the right one');
