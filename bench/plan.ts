@@ -60,6 +60,7 @@ const FULL: Plan = {
   readWarmupSeconds: 2,
   readRounds: 2,
   uploadBytes: 1024 * MiB,
+  transferRounds: 5,
   loginSeconds: 10,
   loginRounds: 2,
   scales: [10_000, 100_000],

@@ -57,6 +57,17 @@ async function resumableUpload(server: Child, token: string, bytes: number, chun
   return measured(server, bytes, send);
 }
 
+/** The raw server's uploads of the round, removed as Coffer's are. */
+async function removeRawUploads(server: Child): Promise<void> {
+  const client = new HttpClient(server.origin, 1);
+  try {
+    const reply = await client.send({ method: 'DELETE', path: '/upload' });
+    if (reply.status !== 200) throw new Error(`the raw server answered ${reply.status} to removing its uploads`);
+  } finally {
+    client.close();
+  }
+}
+
 /** Runs one upload, timed, with the server's CPU and its peak RSS growth while it ran. */
 async function measured(server: Child, bytes: number, send: () => Promise<Upload['answer']>): Promise<Upload> {
   flushDisk();
@@ -122,13 +133,13 @@ function rotated<T>(items: readonly T[], by: number): T[] {
 export async function transfers(b: Bench): Promise<void> {
   const { uploadBytes: bytes, transferRounds: rounds } = b.plan;
   const label = `${bytes / MiB} MiB`;
-  const up = { raw: [] as Upload[], rawFsync: [] as Upload[], coffer: [] as Upload[], tus: [] as Upload[] };
+  const up = { raw: [] as Upload[], rawDurable: [] as Upload[], coffer: [] as Upload[], tus: [] as Upload[] };
   const down = { raw: [] as Download[], coffer: [] as Download[] };
   let stored = '';
   const resumed: string[] = [];
   const uploads = {
     raw: async () => void up.raw.push(await upload(b.raw, '/upload', null, bytes)),
-    rawFsync: async () => void up.rawFsync.push(await upload(b.raw, '/upload?fsync=1', null, bytes)),
+    rawDurable: async () => void up.rawDurable.push(await upload(b.raw, '/upload?durable=1', null, bytes)),
     coffer: async () => {
       const coffer = await upload(b.coffer, '/api/file', b.userToken, bytes);
       if (coffer.answer.size !== String(bytes) || !coffer.answer.id) {
@@ -150,31 +161,34 @@ export async function transfers(b: Bench): Promise<void> {
     },
   };
   for (let round = 1; round <= rounds; round++) {
-    const upOrder = rotated(['raw', 'rawFsync', 'coffer', 'tus'] as const, round - 1);
+    const upOrder = rotated(['raw', 'rawDurable', 'coffer', 'tus'] as const, round - 1);
     const downOrder = rotated(['raw', 'coffer'] as const, round - 1);
     log(`transfers, round ${round}/${rounds}: ${label} up to ${upOrder.join(', ')}, down from ${downOrder.join(', ')}`);
     for (const name of upOrder) await uploads[name]();
     for (const name of downOrder) await downloads[name]();
-    // Every variant keeps at most one upload on disk (the raw server removes its previous one when the next begins).
+    // Every round's uploads go before the next round, on both servers alike, outside the timed uploads.
     await b.api.deleteFile(b.userToken, stored);
     for (const id of resumed.splice(0)) await b.api.deleteFile(b.userToken, id);
+    await removeRawUploads(b.raw);
   }
   b.details.transfers = { bytes, rounds, upload: up, download: down };
 
-  const [raw, rawFsync, coffer] = [fastest(up.raw), fastest(up.rawFsync), fastest(up.coffer)];
+  const [raw, rawDurable, coffer] = [fastest(up.raw), fastest(up.rawDurable), fastest(up.coffer)];
   const tus = fastest(up.tus);
   const chunk = `${TUS_CHUNK_BYTES / MiB} MiB`;
   const [rawDown, cofferDown] = [fastest(down.raw), fastest(down.coffer)];
   b.figures.push(
     figure(`upload ${label}`, 'MiB/s', coffer.mibPerSec, 'raw pipe', raw.mibPerSec, { atLeastRatio: 0.7 }),
-    figure(`upload ${label} vs raw + fsync (context)`, 'MiB/s', coffer.mibPerSec, 'raw + fsync', rawFsync.mibPerSec),
+    figure(`upload ${label} vs raw durable (context)`, 'MiB/s', coffer.mibPerSec, 'raw durable', rawDurable.mibPerSec),
     figure('upload server CPU per GiB', 's', cheapest(up.coffer), 'raw pipe', cheapest(up.raw)),
+    figure('upload server CPU per GiB vs raw durable (context)', 's', cheapest(up.coffer), 'raw durable', cheapest(up.rawDurable)),
     figure('upload peak RSS growth', 'MB', mostMemory(up.coffer) / 1e6, 'raw pipe growth', mostMemory(up.raw) / 1e6, {
       below: 64,
     }),
     figure(`resumable upload ${label} (tus, ${chunk} chunks)`, 'MiB/s', tus.mibPerSec, 'raw pipe', raw.mibPerSec, {
       atLeastRatio: 0.8,
     }),
+    figure(`resumable upload ${label} vs raw durable (context)`, 'MiB/s', tus.mibPerSec, 'raw durable', rawDurable.mibPerSec),
     figure('resumable upload server CPU per GiB', 's', cheapest(up.tus), 'raw pipe', cheapest(up.raw)),
     figure('resumable upload peak RSS growth', 'MB', mostMemory(up.tus) / 1e6, 'raw pipe growth', mostMemory(up.raw) / 1e6, {
       below: 64,

@@ -1,15 +1,16 @@
 import { createReadStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { writeAll } from '../../src/adapters/fs-blob-store/write-back.js';
+import { FileWriteBack, writeAll } from '../../src/adapters/fs-blob-store/write-back.js';
 import { STORAGE_BATCH } from '../../src/application/files/storage-meter.js';
 
 /**
  * The ceiling: plain node:http with no framework, no validation and no persistence. It answers the share body
  * (as bare-koa does), echoes stored JSON fixtures (the floor of a search or folder read: the same bytes, serialized
- * per request), pipes an upload body to a file and streams that file back.
+ * per request), pipes an upload body to a file (into the page cache, or `?durable=1` onto the disk) and streams that
+ * file back.
  */
 const port = Number(process.env.PORT);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -18,10 +19,12 @@ const share = JSON.parse(process.env.SHARE_BODY ?? '{}') as Record<string, unkno
 let uploads = 0;
 /**
  * Each upload goes to a new file, as Coffer's do (overwriting one file in place measured faster on this machine's
- * virtual disk), and the previous one is removed first, as the bench deletes Coffer's after each round: both keep
- * at most one upload on disk.
+ * virtual disk). The bench removes them with `DELETE /upload` after each round, outside any timed upload, as it
+ * deletes Coffer's: removing the previous gigabyte at the start of the next upload put the unlink (and the discards
+ * this disk's `discard` mount makes of it) inside the raw pipe's timed window, where Coffer's never was.
  */
 let uploadPath = join(dir, 'raw-upload-0.bin');
+const stored: string[] = [];
 const fixtures = new Map<string, unknown>();
 let views = 0;
 
@@ -57,18 +60,38 @@ async function* batched(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer[]> {
   if (bytes > 0) yield batch;
 }
 
-/** `fsync`: one flush at the end, nothing earlier (the naive durable write, for context). */
-async function upload(req: IncomingMessage, res: ServerResponse, fsync: boolean): Promise<void> {
-  await rm(uploadPath, { force: true });
-  uploadPath = join(dir, `raw-upload-${++uploads}.bin`);
-  const out = await open(uploadPath, 'wx');
+/**
+ * `durable`: the bytes are on the disk before the answer, made so as Coffer's file store makes its blobs: the same
+ * write-back started every WRITE_BACK_BYTES while the body arrives, a flush at the end, then the file renamed into
+ * place and its directory flushed. It is the durable ceiling: what Coffer must do for every upload, without Coffer.
+ */
+async function upload(req: IncomingMessage, res: ServerResponse, durable: boolean): Promise<void> {
+  const name = `raw-upload-${++uploads}.bin`;
+  const writing = durable ? join(dir, `${name}.part`) : join(dir, name);
+  const out = await open(writing, 'wx');
+  const writeBack = durable ? new FileWriteBack(out) : null;
   let size = 0;
   try {
     // The same few lines Coffer's file store writes with (a writev, again for what a short one left).
-    for await (const batch of batched(req as AsyncIterable<Buffer>)) size += await writeAll(out, batch);
-    if (fsync) await out.sync();
+    for await (const batch of batched(req as AsyncIterable<Buffer>)) {
+      const written = await writeAll(out, batch);
+      size += written;
+      writeBack?.wrote(written);
+    }
+    if (writeBack) {
+      await writeBack.callOff();
+      await out.sync();
+    }
   } finally {
+    await writeBack?.callOff();
     await out.close();
+  }
+  uploadPath = join(dir, name);
+  stored.push(uploadPath);
+  if (durable) {
+    await rename(writing, uploadPath);
+    const folder = await open(dir, 'r');
+    await folder.sync().finally(() => folder.close());
   }
   json(res, 201, { size: String(size) });
 }
@@ -95,9 +118,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return json(res, 200, fixtures.get(fixture));
   }
   if (req.method === 'POST' && url.pathname === '/upload') {
-    return upload(req, res, url.searchParams.get('fsync') === '1');
+    return upload(req, res, url.searchParams.get('durable') === '1');
   }
   if (req.method === 'GET' && url.pathname === '/download') return download(res);
+  if (req.method === 'DELETE' && url.pathname === '/upload') {
+    for (const path of stored.splice(0)) await rm(path, { force: true });
+    return json(res, 200, { removed: true });
+  }
   json(res, 404, { error: 'not_found' });
 }
 
