@@ -128,7 +128,8 @@ function rotated<T>(items: readonly T[], by: number): T[] {
  * 2. and 3. A large upload and its download, against raw node:http piping to and from a file on the same disk.
  * Each round runs every variant once, in turn, and the order rotates from round to round: on this machine
  * whichever upload follows two others often ran at half speed (the disk, not the server: the raw pipe did too), so
- * every variant gets its turn first. The best rate of each counts, and the largest RSS growth.
+ * with at least as many rounds as variants (a full run: 5 rounds, 4 uploads) every variant gets its turn first. The
+ * best rate of each counts, and the largest RSS growth.
  */
 export async function transfers(b: Bench): Promise<void> {
   const { uploadBytes: bytes, transferRounds: rounds } = b.plan;

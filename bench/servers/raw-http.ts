@@ -61,13 +61,17 @@ async function* batched(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer[]> {
 }
 
 /**
- * `durable`: the bytes are on the disk before the answer, made so as Coffer's file store makes its blobs: the same
- * write-back started every WRITE_BACK_BYTES while the body arrives, a flush at the end, then the file renamed into
- * place and its directory flushed. It is the durable ceiling: what Coffer must do for every upload, without Coffer.
+ * `durable`: the bytes are on the disk before the answer, by the same steps as Coffer's file store takes for a blob
+ * of a single-request upload: write-back started every WRITE_BACK_BYTES while the body arrives, a flush at the end,
+ * then the file renamed into place (here within one directory) and its directory flushed. It is the durable ceiling:
+ * Coffer's way of making an upload durable, without the rest of Coffer. Every file made, finished or not, is listed
+ * for `DELETE /upload`.
  */
 async function upload(req: IncomingMessage, res: ServerResponse, durable: boolean): Promise<void> {
   const name = `raw-upload-${++uploads}.bin`;
-  const writing = durable ? join(dir, `${name}.part`) : join(dir, name);
+  const done = join(dir, name);
+  const writing = durable ? `${done}.part` : done;
+  stored.push(writing);
   const out = await open(writing, 'wx');
   const writeBack = durable ? new FileWriteBack(out) : null;
   let size = 0;
@@ -86,18 +90,20 @@ async function upload(req: IncomingMessage, res: ServerResponse, durable: boolea
     await writeBack?.callOff();
     await out.close();
   }
-  uploadPath = join(dir, name);
-  stored.push(uploadPath);
   if (durable) {
-    await rename(writing, uploadPath);
+    await rename(writing, done);
+    stored[stored.indexOf(writing)] = done;
     const folder = await open(dir, 'r');
     await folder.sync().finally(() => folder.close());
   }
+  uploadPath = done;
   json(res, 201, { size: String(size) });
 }
 
 async function download(res: ServerResponse): Promise<void> {
-  const { size } = await stat(uploadPath);
+  const found = await stat(uploadPath).catch(() => null);
+  if (!found) return json(res, 404, { error: 'no upload' });
+  const { size } = found;
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
   await pipeline(createReadStream(uploadPath), res);
 }
@@ -122,7 +128,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'GET' && url.pathname === '/download') return download(res);
   if (req.method === 'DELETE' && url.pathname === '/upload') {
-    for (const path of stored.splice(0)) await rm(path, { force: true });
+    while (stored.length > 0) {
+      await rm(stored[0]!, { force: true });
+      stored.shift();
+    }
     return json(res, 200, { removed: true });
   }
   json(res, 404, { error: 'not_found' });
