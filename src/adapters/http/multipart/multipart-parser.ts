@@ -269,6 +269,9 @@ for (const char of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI
   TOKEN[char.charCodeAt(0)] = 1;
 }
 
+/** An RFC 9110 token character (of a header name, a type, a parameter name); any code, in or out of a byte's range. */
+export const isTokenChar = (code: number): boolean => TOKEN[code] === 1;
+
 /** A field value's bytes (field-vchar, obs-text, SP and HTAB): no control characters. */
 const isValueByte = (byte: number): boolean => byte === HT || (byte >= SP && byte !== 0x7f);
 

@@ -1,4 +1,4 @@
-import { BOUNDARY_TEXT } from './multipart-parser.js';
+import { BOUNDARY_TEXT, isTokenChar } from './multipart-parser.js';
 
 /**
  * The text side of multipart/form-data (RFC 7578, RFC 2046): Content-Type and Content-Disposition values with their
@@ -20,8 +20,6 @@ const isAlnum = (code: number): boolean =>
   (code >= 0x61 && code <= 0x7a) || // a-z
   (code >= 0x41 && code <= 0x5a) || // A-Z
   (code >= 0x30 && code <= 0x39); // 0-9
-
-const isTokenChar = (code: number): boolean => isAlnum(code) || '!#$%&\'*+-.^_`|~'.includes(String.fromCharCode(code));
 
 /** RFC 5987 attr-char: what an extended value holds besides %XX escapes. */
 const isAttrChar = (code: number): boolean => isAlnum(code) || '!#$&+-.^_`|~'.includes(String.fromCharCode(code));
