@@ -118,6 +118,27 @@ const mostMemory = (runs: Upload[]) => Math.max(...runs.map((run) => run.rssGrow
  */
 const cheapest = (runs: { cpuPerGiB: number }[]) => Math.min(...runs.map((run) => run.cpuPerGiB));
 
+/** The size of each untimed warm-up upload. */
+const WARM_UP_BYTES = 256 * MiB;
+
+/**
+ * One untimed upload of each kind, and a download of each, before the timed rounds, on both servers alike: the
+ * rounds then compare servers in their steady state, as a long-running server is. Without it, V8 was still compiling
+ * Coffer's upload path in its second to fourth timed rounds (its optimising compiler's threads, which count as server
+ * CPU: 30 to 120 ms per GiB, sampled with `perf`), while the raw pipe, a few lines, was compiled within its first.
+ */
+async function warmUp(b: Bench, bytes: number): Promise<void> {
+  log(`transfers: warming up (${bytes / MiB} MiB up and down, each kind, untimed)`);
+  const stored = await upload(b.coffer, '/api/file', b.userToken, bytes);
+  await upload(b.raw, '/upload', null, bytes);
+  await upload(b.raw, '/upload?durable=1', null, bytes);
+  const resumed = await resumableUpload(b.coffer, b.userToken, bytes, TUS_CHUNK_BYTES);
+  await download(b.coffer, `/api/file/${stored.answer.id!}/content`, b.userToken, bytes);
+  await download(b.raw, '/download', null, bytes);
+  for (const id of [stored.answer.id!, resumed.answer.id!]) await b.api.deleteFile(b.userToken, id);
+  await removeRawUploads(b.raw);
+}
+
 /** `items` rotated left by `by`: round after round, each variant takes its turn at the front. */
 function rotated<T>(items: readonly T[], by: number): T[] {
   const shift = by % items.length;
@@ -161,6 +182,7 @@ export async function transfers(b: Bench): Promise<void> {
       down.coffer.push(await download(b.coffer, `/api/file/${stored}/content`, b.userToken, bytes));
     },
   };
+  await warmUp(b, Math.min(bytes, WARM_UP_BYTES));
   for (let round = 1; round <= rounds; round++) {
     const upOrder = rotated(['raw', 'rawDurable', 'coffer', 'tus'] as const, round - 1);
     const downOrder = rotated(['raw', 'coffer'] as const, round - 1);
