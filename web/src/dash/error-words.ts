@@ -91,6 +91,7 @@ function issueSentence(path: string, message: string): string {
   if (!message.startsWith(`${path} `)) return sentence(withSizes(message));
   const field = lastPart(path);
   const rest = message.slice(path.length + 1);
+  if (rest === 'is not a field of this request') return FALLBACK;
   if (/^(is required|must not be empty)$/.test(rest) && REQUIRED[field]) return REQUIRED[field];
   const special = FIELD_SENTENCES[field]?.(rest);
   if (special) return special;

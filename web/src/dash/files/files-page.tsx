@@ -8,7 +8,7 @@ import { BulkBar } from './bulk-bar.js';
 import { fromDrop, fromInput } from './collect.js';
 import { EntryView } from './entry-view.js';
 import { hitEntries, sortEntries, type Entry, type SortKey } from './entries.js';
-import { breadcrumbs, useListing } from './listing.js';
+import { breadcrumbs, rememberPaths, useListing } from './listing.js';
 import { moveEntries } from './move.js';
 import { UploadList, useUploads } from './upload-queue.js';
 import { VirtualRows } from './virtual-rows.js';
@@ -95,7 +95,10 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
     event.preventDefault();
     setSearchError(null);
     if (query.trim() === '') return setFound(null);
-    api.search(query, folderId).then(setFound, (err: unknown) => (setFound(null), setSearchError(err)));
+    api.search(query, folderId).then(
+      (hits) => (rememberPaths([...hits.files, ...hits.folders].map((hit) => hit.path)), setFound(hits)),
+      (err: unknown) => (setFound(null), setSearchError(err)),
+    );
   };
   const toggle = (entry: Entry) => {
     const next = new Set(selected);
