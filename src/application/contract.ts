@@ -10,6 +10,7 @@ import type {
   LoginResult,
   MeView,
   PasteView,
+  SearchHits,
   SearchView,
   ShareView,
   TokenView,
@@ -318,7 +319,7 @@ export interface Core {
    */
   openShareArchive: UseCase<{ actor: Actor | null } & ShareKey, ShareArchive>;
   // search and usage
-  search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchView>;
+  search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchHits>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;
   // admin
   listUsers: UseCase<{ actor: Actor }, AdminUserView[]>;

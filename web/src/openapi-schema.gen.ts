@@ -1151,9 +1151,50 @@ export interface components {
             folderCount?: number;
             url?: string;
         };
-        Listing: {
+        FileHit: {
+            id: string;
+            name: string;
+            mime: string;
+            /** @description a decimal string of bytes */
+            size: string;
+            ownerId: string;
+            folderId: string | null;
+            /** @description ISO 8601, UTC, with milliseconds */
+            createdAt: string;
+            /** @description ISO 8601, UTC, with milliseconds */
+            updatedAt: string;
+            shareId: string | null;
+            url?: string;
+            /** @description the folders that hold the hit, from the top level down; empty at the top level */
+            path: {
+                id: string;
+                name: string;
+            }[];
+        };
+        FolderHit: {
+            id: string;
+            name: string;
+            ownerId: string;
+            parentId: string | null;
             files: components["schemas"]["File"][];
             folders: components["schemas"]["Folder"][];
+            /** @description ISO 8601, UTC, with milliseconds */
+            createdAt: string;
+            /** @description ISO 8601, UTC, with milliseconds */
+            updatedAt: string;
+            shareId: string | null;
+            fileCount?: number;
+            folderCount?: number;
+            url?: string;
+            /** @description the folders that hold the hit, from the top level down; empty at the top level */
+            path: {
+                id: string;
+                name: string;
+            }[];
+        };
+        Listing: {
+            files: components["schemas"]["FileHit"][];
+            folders: components["schemas"]["FolderHit"][];
         };
         Root: {
             files: components["schemas"]["File"][];

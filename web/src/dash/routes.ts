@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'preact/hooks';
+
 /** The dashboard's views, one per path (the server answers each of these paths with the dashboard's shell). */
 export type View =
   | { name: 'files'; folderId: string | null }
@@ -35,9 +37,9 @@ export function pathOf(view: View): string {
 const listeners = new Set<() => void>();
 addEventListener('popstate', () => listeners.forEach((listener) => listener()));
 
-/** Moves to another view without reloading the page. */
+/** Moves to another view (a path, perhaps with a query) without reloading the page. */
 export function navigate(path: string): void {
-  if (path === location.pathname) return;
+  if (path === location.pathname + location.search) return;
   history.pushState(null, '', path);
   listeners.forEach((listener) => listener());
 }
@@ -45,4 +47,12 @@ export function navigate(path: string): void {
 export function onNavigate(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** One parameter of the address's query (`?view=…`), following every move within the dashboard, Back included. */
+export function useSearchParam(name: string): string | null {
+  const read = () => new URLSearchParams(location.search).get(name);
+  const [value, setValue] = useState(read);
+  useEffect(() => onNavigate(() => setValue(read())), [name]);
+  return value;
 }

@@ -1,5 +1,6 @@
 import { errorBody, retryAfterOf, type PageData, type PageShare } from '../api.js';
 import type { CollectionView, FolderView } from '../../../src/application/views.js';
+import { shareProblem } from './share-words.js';
 
 export type { CollectionView, FolderView };
 
@@ -43,20 +44,21 @@ export async function unlock(id: string, password: string): Promise<UnlockResult
       cache: 'no-store',
     });
   } catch {
-    return { kind: 'failed', message: 'The server could not be reached. Check your connection and try again.' };
+    return { kind: 'failed', message: shareProblem(0) };
   }
   if (res.ok) return { kind: 'ok', share: (await res.json()) as PageShare };
   const body = await errorBody(res);
   if (res.status === 429) return { kind: 'throttled', retryAfter: retryAfterOf(res, body) };
   if (res.status === 401) return { kind: 'invalid' };
   if (res.status === 410 || res.status === 404) return { kind: 'gone' };
-  return { kind: 'failed', message: body.message ?? `The server answered ${res.status}.` };
+  return { kind: 'failed', message: shareProblem(res.status) };
 }
 
 /** A folder inside the share with everything below it, or a collection's files; counts nothing. */
 export async function loadJson<T>(path: string): Promise<T> {
-  const res = await fetch(path, { cache: 'no-store' });
-  if (!res.ok) throw new Error((await errorBody(res)).message ?? `The server answered ${res.status}.`);
+  const res = await fetch(path, { cache: 'no-store' }).catch(() => null);
+  if (!res) throw new Error(shareProblem(0));
+  if (!res.ok) throw new Error(shareProblem(res.status, retryAfterOf(res, await errorBody(res))));
   return (await res.json()) as T;
 }
 

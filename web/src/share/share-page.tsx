@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { PageData, ShareView } from '../api.js';
+import { formatWait } from '../format.js';
 import { Message } from '../message.js';
 import { PasswordForm, type LockProblem } from './password-form.js';
 import { ShareDetails } from './share-details.js';
@@ -72,7 +73,7 @@ export function SharePage({ id }: { id: string }) {
     case 'throttled':
       return (
         <Message title="Too many requests">
-          This address has asked for too many unknown shares. Try again in {view.retryAfter} seconds.
+          This network has asked for too many shares that do not exist. Try again in {formatWait(view.retryAfter)}.
         </Message>
       );
     case 'failed':
