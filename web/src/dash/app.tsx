@@ -6,7 +6,7 @@ import { api, type MeView } from './api.js';
 import { CollectionPage, CollectionsPage } from './collections-page.js';
 import { FilesPage } from './files/files-page.js';
 import { PastesPage } from './pastes-page.js';
-import { navigate, onNavigate, viewOf, type View } from './routes.js';
+import { navigate, onNavigate, viewOf, viewParam, type View } from './routes.js';
 import { SharesPage } from './shares-page.js';
 import { SignIn } from './sign-in.js';
 import { TokensPage } from './tokens-page.js';
@@ -26,23 +26,25 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/admin', label: 'Admin', admin: true },
 ];
 
-function usePath(): string {
-  const [path, setPath] = useState(location.pathname);
-  useEffect(() => onNavigate(() => setPath(location.pathname)), []);
-  return path;
+/** The address's path and the item open in the viewer (`?view=`), followed as the dashboard navigates. */
+function useAddress(): { path: string; viewId: string | null } {
+  const read = () => ({ path: location.pathname, viewId: viewParam() });
+  const [address, setAddress] = useState(read);
+  useEffect(() => onNavigate(() => setAddress(read())), []);
+  return address;
 }
 
-function Page({ view, me }: { view: View | null; me: MeView }) {
+function Page({ view, me, viewId }: { view: View | null; me: MeView; viewId: string | null }) {
   if (!view) return <Message title="Page not found">There is nothing at this address.</Message>;
   switch (view.name) {
     case 'files':
-      return <FilesPage folderId={view.folderId} />;
+      return <FilesPage folderId={view.folderId} viewId={viewId} />;
     case 'collection':
-      return <CollectionPage id={view.id} />;
+      return <CollectionPage id={view.id} viewId={viewId} />;
     case 'shares':
       return <SharesPage />;
     case 'pastes':
-      return <PastesPage />;
+      return <PastesPage viewId={viewId} />;
     case 'collections':
       return <CollectionsPage />;
     case 'usage':
@@ -58,7 +60,7 @@ function Page({ view, me }: { view: View | null; me: MeView }) {
 
 export function Dashboard() {
   const [session, setSession] = useState<Session>({ state: 'loading' });
-  const path = usePath();
+  const { path, viewId } = useAddress();
 
   const load = () =>
     api.session().then(
@@ -99,7 +101,7 @@ export function Dashboard() {
         </span>
       </header>
       <main id="main" class="page wide">
-        <Page view={viewOf(path)} me={session.me} />
+        <Page view={viewOf(path)} me={session.me} viewId={viewId} />
       </main>
     </>
   );

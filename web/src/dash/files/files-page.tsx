@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatCount } from '../../format.js';
 import { api, type SearchView } from '../api.js';
 import { ErrorNote, Link, useAction } from '../ui.js';
+import { Viewer, type Viewable } from '../viewer.js';
 import { ActionPanel } from './action-panel.js';
 import { BulkBar } from './bulk-bar.js';
 import { fromDrop, fromInput } from './collect.js';
@@ -11,6 +12,8 @@ import { breadcrumbs, useListing } from './listing.js';
 import { moveEntries } from './move.js';
 import { UploadList, useUploads } from './upload-queue.js';
 import { VirtualRows } from './virtual-rows.js';
+
+const loadFile = async (id: string): Promise<Viewable> => ({ kind: 'file', item: await api.file(id) });
 
 const ROW_HEIGHT = { list: 48, grid: 168 };
 const TILE_WIDTH = 152;
@@ -50,7 +53,7 @@ function Toolbar({ folderId, onChanged, onPick }: { folderId: string | null; onC
   );
 }
 
-export function FilesPage({ folderId }: { folderId: string | null }) {
+export function FilesPage({ folderId, viewId }: { folderId: string | null; viewId: string | null }) {
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
   const listing = useListing(folderId, version);
@@ -80,6 +83,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
     return sortEntries(source, sort.key, sort.descending);
   }, [listing.entries, found, sort]);
   const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries]);
+  const viewable = useMemo(() => entries.flatMap((e): Viewable[] => (e.kind === 'file' ? [{ kind: 'file', item: e.file }] : [])), [entries]);
 
   const search = (event: Event) => {
     event.preventDefault();
@@ -171,6 +175,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       {!listing.more && entries.length === 0 && !listing.error && (
         <p class="empty">{found ? 'Nothing matches.' : 'This folder is empty. Upload files or create a folder.'}</p>
       )}
+      {viewId && <Viewer id={viewId} items={viewable} load={loadFile} onChanged={reload} />}
       <VirtualRows count={rowCount} rowHeight={ROW_HEIGHT[layout]} label={listing.folder?.name ?? 'Files'}>
         {(row) => (
           <div class={layout === 'grid' ? 'tiles' : 'line'}>
