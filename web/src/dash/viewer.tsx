@@ -88,8 +88,10 @@ function trapTab(event: KeyboardEvent, dialog: HTMLElement | null) {
   const first = focusable[0];
   const last = focusable[focusable.length - 1];
   if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) (event.preventDefault(), last.focus());
-  else if (!event.shiftKey && document.activeElement === last) (event.preventDefault(), first.focus());
+  const wrapTo = event.shiftKey ? (document.activeElement === first ? last : null) : document.activeElement === last ? first : null;
+  if (!wrapTo) return;
+  event.preventDefault();
+  wrapTo.focus();
 }
 
 /**
@@ -123,8 +125,10 @@ export function Viewer({ id, items, load, onChanged }: Props) {
       if (event.key === 'Escape') return (event.preventDefault(), closeViewer());
       trapTab(event, dialog.current);
       if ((event.target as Element | null)?.closest?.(OWNS_KEYS)) return;
-      if (event.key === 'ArrowLeft') (event.preventDefault(), step(-1));
-      if (event.key === 'ArrowRight') (event.preventDefault(), step(1));
+      const by = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      if (by === undefined) return;
+      event.preventDefault();
+      step(by);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
