@@ -5,6 +5,8 @@ import { AdminPage } from './admin-page.js';
 import { api, type MeView } from './api.js';
 import { CollectionPage, CollectionsPage } from './collections-page.js';
 import { FilesPage } from './files/files-page.js';
+import { FirstPassword } from './first-password.js';
+import { MemoryBanner } from './memory-banner.js';
 import { PastesPage } from './pastes-page.js';
 import { navigate, onNavigate, viewOf, viewParam, type View } from './routes.js';
 import { SharesPage } from './shares-page.js';
@@ -14,6 +16,7 @@ import { ErrorNote, Link } from './ui.js';
 import { UsagePage } from './usage-page.js';
 
 type Session = { state: 'loading' } | { state: 'out'; registration: boolean } | { state: 'in'; me: MeView } | { state: 'failed'; error: unknown };
+type Persistence = 'mongodb' | 'embedded' | 'memory';
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/', label: 'Files' },
@@ -60,19 +63,29 @@ function Page({ view, me, viewId }: { view: View | null; me: MeView; viewId: str
 
 export function Dashboard() {
   const [session, setSession] = useState<Session>({ state: 'loading' });
+  const [persistence, setPersistence] = useState<Persistence | null>(null);
   const { path, viewId } = useAddress();
 
   const load = () =>
     api.session().then(
-      ({ user, registration }) => setSession(user ? { state: 'in', me: user } : { state: 'out', registration }),
+      ({ user, registration, persistence }) => {
+        setPersistence(persistence);
+        setSession(user ? { state: 'in', me: user } : { state: 'out', registration });
+      },
       (error: unknown) => setSession({ state: 'failed', error }),
     );
   useEffect(() => void load(), []);
 
+  const banner = persistence === 'memory' && <MemoryBanner />;
   if (session.state === 'loading') return <p class="page">Loading…</p>;
   if (session.state === 'failed') return <main class="page"><ErrorNote error={session.error} /></main>;
   if (session.state === 'out') {
-    return <SignIn registration={session.registration} onSignedIn={(me) => setSession({ state: 'in', me })} />;
+    return (
+      <>
+        {banner}
+        <SignIn registration={session.registration} onSignedIn={(me) => setSession({ state: 'in', me })} />
+      </>
+    );
   }
 
   const signOut = async () => {
@@ -80,10 +93,19 @@ export function Dashboard() {
     navigate('/');
     await load();
   };
+  if (session.me.mustChangePassword) {
+    return (
+      <>
+        {banner}
+        <FirstPassword me={session.me} onChanged={() => void load()} onSignOut={() => void signOut()} />
+      </>
+    );
+  }
   const current = (href: string) => (href === '/' ? path === '/' || path.startsWith('/files/') : path.startsWith(href));
 
   return (
     <>
+      {banner}
       <header class="site-header dash-header">
         <span class="brand">Coffer</span>
         <nav aria-label="Sections" class="dash-nav">
