@@ -284,16 +284,20 @@ describe.skipIf(!chromiumFound)('the dashboard in words for people (Chromium)', 
     expect(await where('plans')).toBe('in Projects');
     await fitsPhone(page, 'search-hits');
 
-    // A file hit opens its folder, at the address of the file's viewer, with the file's row in view and focused.
+    // A file hit opens its folder with the file in the viewer, its row in view behind it; closing the viewer leaves
+    // the focus on that row.
     await page.getByRole('link', { name: 'zz-plan-final.txt' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe(`/files/${year}?view=${final}`);
+    await expect.poll(() => page.getByRole('dialog').getByRole('heading').first().textContent()).toBe('zz-plan-final.txt');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('2026');
     const row = page.locator('.entry.highlighted');
     await expect.poll(() => row.textContent()).toContain('zz-plan-final.txt');
-    expect(await row.isVisible()).toBe(true);
-    await expect.poll(() => page.evaluate<string | null>('document.activeElement?.textContent ?? null')).toBe('zz-plan-final.txt');
     await fitsPhone(page, 'search-opened-file');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(`/files/${year}`);
+    await expect.poll(() => page.evaluate<string | null>('document.activeElement?.textContent ?? null')).toBe('zz-plan-final.txt');
 
     // A folder hit opens that folder; Back returns to where the person was.
     await page.goBack();

@@ -147,6 +147,7 @@ export const api = {
   updateFolder: (id: string, change: { name?: string; parentId?: string | null }) =>
     unwrap(client.PATCH('/api/folder/{id}', { ...path(id), body: change })),
   deleteFolder: (id: string) => unwrap(client.DELETE('/api/folder/{id}', path(id))),
+  file: (id: string) => unwrap(client.GET('/api/file/{id}', path(id))),
   updateFile: (id: string, change: { name?: string; folderId?: string | null }) =>
     unwrap(client.PATCH('/api/file/{id}', { ...path(id), body: change })),
   deleteFile: (id: string) => unwrap(client.DELETE('/api/file/{id}', path(id))),
@@ -162,6 +163,7 @@ export const api = {
   deleteShare: (id: string) => unwrap(client.DELETE('/api/share/{id}', path(id))),
 
   pastes: () => allPages((cursor) => client.GET('/api/paste', { params: { query: { limit: PAGE, cursor } } })),
+  paste: (id: string) => unwrap(client.GET('/api/paste/{id}', path(id))),
   createPaste: (name: string, type: string, content: string) =>
     unwrap(client.POST('/api/paste', { body: { name, type, content } })),
   deletePaste: (id: string) => unwrap(client.DELETE('/api/paste/{id}', path(id))),

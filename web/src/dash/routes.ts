@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'preact/hooks';
 
 /** The dashboard's views, one per path (the server answers each of these paths with the dashboard's shell). */
 export type View =
@@ -36,12 +35,14 @@ export function pathOf(view: View): string {
 
 const listeners = new Set<() => void>();
 addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+const notify = () => listeners.forEach((listener) => listener());
+const here = () => location.pathname + location.search;
 
 /** Moves to another view (a path, perhaps with a query) without reloading the page. */
 export function navigate(path: string): void {
-  if (path === location.pathname + location.search) return;
+  if (path === here()) return;
   history.pushState(null, '', path);
-  listeners.forEach((listener) => listener());
+  notify();
 }
 
 export function onNavigate(listener: () => void): () => void {
@@ -49,10 +50,26 @@ export function onNavigate(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** One parameter of the address's query (`?view=…`), following every move within the dashboard, Back included. */
-export function useSearchParam(name: string): string | null {
-  const read = () => new URLSearchParams(location.search).get(name);
-  const [value, setValue] = useState(read);
-  useEffect(() => onNavigate(() => setValue(read())), [name]);
-  return value;
+/** The item open in the viewer: `?view={id}` on the page's own address, so a reload reopens it. */
+export const viewParam = (): string | null => new URLSearchParams(location.search).get('view');
+
+const withView = (id: string | null) => (id === null ? location.pathname : `${location.pathname}?view=${encodeURIComponent(id)}`);
+
+/** Opens the viewer on an item: a history entry of its own, so Back closes it. */
+export function openViewer(id: string): void {
+  history.pushState({ viewer: true }, '', withView(id));
+  notify();
+}
+
+/** Moves the open viewer to another item in place: Back still closes the viewer, it does not step through items. */
+export function switchViewer(id: string): void {
+  history.replaceState(history.state, '', withView(id));
+  notify();
+}
+
+/** Closes the viewer: back to the entry before it when this page opened it, else the same page without it. */
+export function closeViewer(): void {
+  if ((history.state as { viewer?: boolean } | null)?.viewer) return history.back();
+  history.replaceState(null, '', withView(null));
+  notify();
 }

@@ -2,7 +2,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 import { errorSentence, type Situation } from './error-words.js';
-import { navigate } from './routes.js';
+import { navigate, openViewer } from './routes.js';
 
 /** A failure as a person reads it (error-words.ts); a failure of the page itself says only its own message. */
 export function describeError(err: unknown, situation?: Situation): string {
@@ -29,6 +29,20 @@ export function Link({ href, children, ...rest }: { href: string } & JSX.HTMLAtt
   };
   return (
     <a href={href} onClick={follow} {...rest}>
+      {children}
+    </a>
+  );
+}
+
+/** Opens an item in the viewer on this page (`?view={id}`): a real link, so a new tab opens the same view. */
+export function ViewerLink({ id, children, ...rest }: { id: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
+  const follow = (event: MouseEvent) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    openViewer(id);
+  };
+  return (
+    <a href={`${location.pathname}?view=${encodeURIComponent(id)}`} onClick={follow} {...rest}>
       {children}
     </a>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatDate, formatSize } from '../../format.js';
 import { api } from '../api.js';
 import { FileIcon, FolderIcon } from '../icons.js';
-import { Link } from '../ui.js';
+import { Link, ViewerLink } from '../ui.js';
 import { hitHref, isImage, whereText, type Entry, type Where } from './entries.js';
 
 const folderHref = (id: string) => `/files/${encodeURIComponent(id)}`;
@@ -50,10 +50,10 @@ export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renami
     );
   }
   return (
-    <a class="name" href={api.contentUrl(entry.id)} download={entry.name}>
+    <ViewerLink class="name" id={entry.id}>
       <FileIcon />
       <span class="label">{entry.name}</span>
-    </a>
+    </ViewerLink>
   );
 }
 

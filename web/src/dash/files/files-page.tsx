@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatCount } from '../../format.js';
 import { api, type SearchView } from '../api.js';
-import { useSearchParam } from '../routes.js';
 import { ErrorNote, Link, useAction } from '../ui.js';
+import { Viewer, type Viewable } from '../viewer.js';
 import { ActionPanel } from './action-panel.js';
 import { BulkBar } from './bulk-bar.js';
 import { fromDrop, fromInput } from './collect.js';
@@ -12,6 +12,8 @@ import { breadcrumbs, rememberPaths, useListing } from './listing.js';
 import { moveEntries } from './move.js';
 import { UploadList, useUploads } from './upload-queue.js';
 import { VirtualRows } from './virtual-rows.js';
+
+const loadFile = async (id: string): Promise<Viewable> => ({ kind: 'file', item: await api.file(id) });
 
 const ROW_HEIGHT = { list: 48, grid: 168 };
 const TILE_WIDTH = 152;
@@ -51,7 +53,7 @@ function Toolbar({ folderId, onChanged, onPick }: { folderId: string | null; onC
   );
 }
 
-export function FilesPage({ folderId }: { folderId: string | null }) {
+export function FilesPage({ folderId, viewId }: { folderId: string | null; viewId: string | null }) {
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
   const listing = useListing(folderId, version);
@@ -61,7 +63,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<SearchView | null>(null);
   const [searchError, setSearchError] = useState<unknown>(null);
-  const viewing = useSearchParam('view');
+  const viewing = viewId;
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [width, setWidth] = useState(800);
   const [dragging, setDragging] = useState(false);
@@ -90,6 +92,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
     return sortEntries(source, sort.key, sort.descending);
   }, [listing.entries, found, sort]);
   const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries]);
+  const viewable = useMemo(() => entries.flatMap((e): Viewable[] => (e.kind === 'file' ? [{ kind: 'file', item: e.file }] : [])), [entries]);
 
   const search = (event: Event) => {
     event.preventDefault();
@@ -122,13 +125,6 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
   const rowCount = Math.ceil(entries.length / columns);
   const crumbs = breadcrumbs(folderId);
   const highlighted = found || viewing === null ? -1 : entries.findIndex((entry) => entry.id === viewing);
-  useEffect(() => {
-    // Once the named entry is in the list (a later page of the top level, perhaps), its row is scrolled to; then
-    // its name takes the focus, so a keyboard goes on from there.
-    if (highlighted < 0) return;
-    const frame = requestAnimationFrame(() => document.querySelector<HTMLElement>('.entry.highlighted a.name')?.focus());
-    return () => cancelAnimationFrame(frame);
-  }, [viewing, highlighted >= 0]);
 
   return (
     <section
@@ -194,6 +190,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       {!listing.more && entries.length === 0 && !listing.error && (
         <p class="empty">{found ? 'Nothing matches.' : 'This folder is empty. Upload files or create a folder.'}</p>
       )}
+      {viewId && <Viewer id={viewId} items={viewable} load={loadFile} onChanged={reload} />}
       <VirtualRows count={rowCount} rowHeight={ROW_HEIGHT[layout]} label={found ? 'Search results' : (listing.folder?.name ?? 'Files')}
         scrollToRow={highlighted < 0 ? null : Math.floor(highlighted / columns)}>
         {(row) => (
