@@ -1,4 +1,3 @@
-
 /** The dashboard's views, one per path (the server answers each of these paths with the dashboard's shell). */
 export type View =
   | { name: 'files'; folderId: string | null }
