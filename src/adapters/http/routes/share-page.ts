@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ShareKey } from '../../../application/contract.js';
 import { DomainError, isDomainError } from '../../../domain/index.js';
+import { fromOwnOrigin } from '../csrf.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
 import { publicBase, shareUrl } from '../public-url.js';
 import { sendArchive } from '../send-archive.js';
@@ -56,7 +57,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   const keyOf = (ctx: Context, id: string): ShareKey => ({
     id,
     password: null,
-    grant: grantCookie(ctx),
+    grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl, options.trustProxy ?? 0)),
     client: auth.client(ctx),
     peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
     preview: isPreview(ctx),
