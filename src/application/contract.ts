@@ -178,6 +178,8 @@ export interface ResumableUploadState {
   /** When it expires unless more bytes come; null once complete. */
   expiresAt: Date | null;
   fileId: string | null;
+  /** Once complete: the share of its file (the one the upload asked for), while it stands; else null. */
+  shareId: string | null;
 }
 
 /** What one sweep of expired resumable uploads did. */

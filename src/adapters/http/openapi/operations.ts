@@ -93,6 +93,8 @@ const TUS_STATE = {
   'Upload-Offset': 'Bytes received so far',
   'Upload-Expires': 'When the upload expires unless more bytes come (RFC 7231 date); absent once complete',
   'X-File-Id': 'Once complete: the id of the file it became (the upload\'s own id)',
+  'X-Share-Id': 'Once complete, when the upload asked for a share (`share=true`): the id of its file\'s share',
+  'X-Share-Url': 'With `X-Share-Id`: the share\'s page, `{public base}/s/{shareId}` (the `url` the API gives)',
 };
 const TUS_ERRORS = { ...TUS_ANSWER, 'Tus-Version': 'On 412: the version the server speaks, `1.0.0`' };
 const CHECKSUM: RequestHeader = { name: 'Upload-Checksum', description: '`sha1 <base64 digest>` of this request\'s bytes (else 460, nothing stored)' };
