@@ -30,8 +30,8 @@ export async function ownedUpload(
   const file = session ? null : await p.files.findById(id);
   if (!file || file.ownerId !== actor.userId) throw notFound('Upload');
   const length = file.size;
-  const share = await p.shares.findByItem('file', file.id);
-  return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id, shareId: share?.id ?? null } };
+  const shareId = (await p.shares.findByItem('file', file.id))?.id ?? null;
+  return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id, shareId } };
 }
 
 /** Why an append's conditional update missed: the session went (ended, expired) or another append moved it. */
