@@ -14,7 +14,30 @@ export function fileUrl(shareId: string, fileId: string | null, use: 'preview' |
   return use === 'preview' ? `${path}?preview=1` : path;
 }
 
-export const archiveUrl = (shareId: string) => `${pagePath(shareId)}/archive`;
+/** The zip of the whole share, or of one folder inside a folder share. */
+export const archiveUrl = (shareId: string, folderId: string | null = null) =>
+  folderId === null ? `${pagePath(shareId)}/archive` : `${folderPath(shareId, folderId)}/archive`;
+
+/** A folder's own page inside a folder share; the shared folder itself is the share's page. */
+export const folderPageUrl = (shareId: string, folderId: string | null) =>
+  folderId === null ? pagePath(shareId) : `${pagePath(shareId)}/f/${encodeURIComponent(folderId)}`;
+
+/** What a page's address names: the share, and on a folder's page (`/s/{id}/f/{folderId}`) that folder. */
+export interface PageAddress {
+  shareId: string;
+  folderId: string | null;
+}
+
+/** The address of `/s/{id}` or `/s/{id}/f/{folderId}`, or null for any other path (a malformed escape included). */
+export function pageAddressOf(path: string): PageAddress | null {
+  const match = /^\/s\/([^/]+)(?:\/f\/([^/]+))?\/?$/.exec(path);
+  if (!match?.[1]) return null;
+  try {
+    return { shareId: decodeURIComponent(match[1]), folderId: match[2] ? decodeURIComponent(match[2]) : null };
+  } catch {
+    return null;
+  }
+}
 
 /** The data block the server wrote into the page: the share's state, and the share itself when it is open. */
 export function readPageData(): PageData {
