@@ -1316,10 +1316,17 @@ export interface components {
             type: "admin" | "user";
             /** @description ISO 8601, UTC, with milliseconds */
             createdAt: string;
+            /** @description true while the password is one the user did not choose (generated at first start, or set by an admin); cleared by POST /api/auth/password. Nothing is refused because of it */
+            mustChangePassword: boolean;
         };
         Session: {
             user: components["schemas"]["Me"] | null;
             registration: boolean;
+            /**
+             * @description Where records live; `memory` loses everything, accounts included, when Coffer stops
+             * @enum {string}
+             */
+            persistence: "mongodb" | "embedded" | "memory";
         };
         Token: {
             id: string;
@@ -1356,7 +1363,11 @@ export interface components {
         Health: {
             /** @constant */
             status: "ok";
-            persistence: string;
+            /**
+             * @description Where records live; `memory` loses everything, accounts included, when Coffer stops
+             * @enum {string}
+             */
+            persistence: "mongodb" | "embedded" | "memory";
         };
         Error: {
             /** @enum {string} */
@@ -1566,7 +1577,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1707,7 +1718,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1754,7 +1765,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1803,7 +1814,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1870,7 +1881,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1962,7 +1973,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2040,7 +2051,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2103,7 +2114,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2167,7 +2178,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2240,7 +2251,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2307,7 +2318,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2390,7 +2401,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2511,7 +2522,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -2720,7 +2731,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -2876,7 +2887,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -3008,7 +3019,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -3204,7 +3215,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3291,7 +3302,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3367,7 +3378,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3482,7 +3493,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3585,7 +3596,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3651,7 +3662,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3734,7 +3745,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3821,7 +3832,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3897,7 +3908,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3987,7 +3998,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4051,7 +4062,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4125,7 +4136,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4212,7 +4223,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4287,7 +4298,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4366,7 +4377,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4434,7 +4445,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4506,7 +4517,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4577,7 +4588,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4669,7 +4680,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4756,7 +4767,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4833,7 +4844,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4918,7 +4929,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4988,7 +4999,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5078,7 +5089,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5156,7 +5167,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5234,7 +5245,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5347,7 +5358,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5446,7 +5457,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5513,7 +5524,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5553,7 +5564,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5620,7 +5631,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5698,7 +5709,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5765,7 +5776,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5860,7 +5871,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6069,7 +6080,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6211,7 +6222,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6356,7 +6367,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6448,7 +6459,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6529,7 +6540,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6610,7 +6621,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
