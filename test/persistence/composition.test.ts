@@ -8,7 +8,7 @@ import { Core } from '../../src/application/index.js';
 import { buildContainer, connectPersistence, memoryPersistence, Persistence } from '../../src/boot/composition.js';
 import { loadConfig } from '../../src/boot/config.js';
 import { createLogger } from '../../src/boot/logger.js';
-import { MEMORY_FALLBACK_WARNING } from '../../src/boot/persistence.js';
+import { MEMORY_FALLBACK_WARNING, MEMORY_FORCED_WARNING } from '../../src/boot/persistence.js';
 import { startCoffer } from '../../src/boot/server.js';
 
 const quiet = loadConfig({ LOG_LEVEL: 'silent' });
@@ -43,6 +43,8 @@ describe('buildContainer', () => {
     expect(container.get<Persistence>(Persistence).kind).toBe('memory');
     const url = await serve(container.get(HttpApp));
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', persistence: 'memory' });
+    const session = await fetch(`${url}/api/auth/session`);
+    expect(await session.json()).toEqual({ user: null, registration: false, persistence: 'memory' });
   });
 
   it('refuses a configuration that names a database when no connected persistence is given', () => {
@@ -60,6 +62,9 @@ describe('buildContainer', () => {
     const url = await serve(buildContainer(config, { persistence }).get(HttpApp));
 
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', persistence: 'mongodb' });
+    // The dashboard's question names the same persistence, signed in or not, without asking the database.
+    const session = await fetch(`${url}/api/auth/session`);
+    expect(await session.json()).toEqual({ user: null, registration: false, persistence: 'mongodb' });
     for (const [method, path, body] of [
       ['POST', '/api/auth/login', JSON.stringify({ username: 'alice', password: 'long enough' })],
       ['GET', '/api/usage/stats', undefined],
@@ -83,6 +88,19 @@ describe('connectPersistence', () => {
     expect(persistence.db).toBeNull();
     expect(lines()).toEqual([expect.objectContaining({ level: 40, msg: MEMORY_FALLBACK_WARNING })]);
     await persistence.close();
+  });
+
+  it('in production, without a database, refuses before logging any memory warning', async () => {
+    const { logger, lines } = captureLog();
+    const refused = connectPersistence(loadConfig({ NODE_ENV: 'production' }), { logger, probe: async () => null });
+    await expect(refused).rejects.toThrow(/^NODE_ENV is production and no database/);
+    expect(lines()).toEqual([]);
+    const accepted = await connectPersistence(loadConfig({ NODE_ENV: 'production', PERSISTENCE: 'memory' }), {
+      logger,
+      probe: async () => null,
+    });
+    expect(accepted.kind).toBe('memory');
+    expect(lines()).toEqual([expect.objectContaining({ level: 40, msg: MEMORY_FORCED_WARNING })]);
   });
 
   it('gives up on an unreachable MongoDB after its bounded retries, naming the host', async () => {
