@@ -63,11 +63,11 @@ describe.skipIf(mongodFound)('start-up without a database', () => {
   });
 
   it('elsewhere falls back to memory, with the JSON warning on stdout and a multi-line notice on stderr', async () => {
-    for (const env of [{}, { NODE_ENV: 'development' }]) {
+    for (const env of [{}, { NODE_ENV: 'development' }] as Record<string, string>[]) {
       const { coffer, url } = await started(env);
       expect(await (await waitForHealth(url, coffer)).json()).toEqual({ status: 'ok', persistence: 'memory' });
       const session = await fetch(`${url}/api/auth/session`);
-      expect((await session.json()).persistence).toBe('memory');
+      expect(((await session.json()) as { persistence: string }).persistence).toBe('memory');
 
       const warning = coffer
         .stdout()
