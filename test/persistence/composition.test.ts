@@ -9,7 +9,7 @@ import { buildContainer, connectPersistence, memoryPersistence, Persistence } fr
 import { loadConfig } from '../../src/boot/config.js';
 import { createLogger } from '../../src/boot/logger.js';
 import { MEMORY_FALLBACK_WARNING, MEMORY_FORCED_WARNING } from '../../src/boot/persistence.js';
-import { startCoffer } from '../../src/boot/server.js';
+import { dashboardAddress, startCoffer } from '../../src/boot/server.js';
 
 const quiet = loadConfig({ LOG_LEVEL: 'silent' });
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -116,7 +116,38 @@ describe('connectPersistence', () => {
   });
 });
 
+describe('dashboardAddress', () => {
+  it('is PUBLIC_URL, else HOST:PORT with a wildcard host as localhost; unknown for port 0', () => {
+    const at = (host: string, port: number, publicUrl: string | null = null) => dashboardAddress({ host, port, publicUrl });
+    expect(at('0.0.0.0', 3000)).toBe('http://localhost:3000/');
+    expect(at('::', 8080)).toBe('http://localhost:8080/');
+    expect(at('127.0.0.1', 3000)).toBe('http://127.0.0.1:3000/');
+    expect(at('::1', 3000)).toBe('http://[::1]:3000/');
+    expect(at('files.lan', 80)).toBe('http://files.lan:80/');
+    expect(at('0.0.0.0', 3000, 'https://example.com/coffer')).toBe('https://example.com/coffer/');
+    expect(at('127.0.0.1', 0)).toBeNull();
+  });
+});
+
 describe('startCoffer', () => {
+  it('prints a generated admin password with the dashboard and its Account page, never an API route', async () => {
+    const { logger, lines } = captureLog();
+    const config = { ...loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://files.example/coffer' }), port: 0 };
+    const running = await startCoffer(config, {
+      logger,
+      persistence: memoryPersistence(),
+      blobStore: 'memory',
+      argon2: { memoryCost: 1024, timeCost: 1, parallelism: 1 },
+    });
+    cleanups.push(() => running.close());
+    const line = lines().find((entry) => entry.msg.includes('random password'));
+    expect(line).toMatchObject({ level: 40 });
+    expect(line!.msg).toMatch(
+      /^Created admin "admin" with the random password \S{24} — sign in at https:\/\/files\.example\/coffer\/ and choose a new password on its Account page \(https:\/\/files\.example\/coffer\/account\), or set ADMIN_USERNAME and ADMIN_PASSWORD$/,
+    );
+    expect(line!.msg).not.toContain('/api/');
+  });
+
   it('names the persistence it chose, and closes it on close()', async () => {
     const config = { ...loadConfig({ HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), port: 0 };
     let closed = 0;
