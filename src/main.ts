@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './boot/config.js';
 import { createLogger, type Logger } from './boot/logger.js';
+import { memoryNotice } from './boot/persistence.js';
 import { startCoffer, type RunningCoffer } from './boot/server.js';
 
 /** A configuration error (also one found while choosing the persistence) is one line naming the variable. */
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
     const config = loadConfig(process.env);
     logger = createLogger(config.logLevel);
     running = await startCoffer(config, { logger });
+    // Beside the JSON log line: people read stderr, and a lost database is the one surprise that costs everything.
+    if (running.persistence === 'memory') process.stderr.write(memoryNotice(config.persistence === 'memory'));
   } catch (err) {
     fail(err);
   }

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       mongodbUri: null,
       mongodbDb: null,
       persistence: null,
+      production: false,
       blobStore: 'fs',
       adminUsername: null,
       adminPassword: null,
@@ -45,6 +46,13 @@ describe('loadConfig', () => {
       resumableExpiryHours: 24,
       publicUrl: null,
     });
+  });
+
+  it('is in production only when NODE_ENV is exactly production', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
+    for (const value of ['development', 'test', 'Production', '']) {
+      expect(loadConfig({ NODE_ENV: value }).production).toBe(false);
+    }
   });
 
   it('treats empty strings as unset', () => {

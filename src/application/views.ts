@@ -95,6 +95,8 @@ export interface MeView {
   username: string;
   type: UserType;
   createdAt: string;
+  /** The password is one the user did not choose; the dashboard asks for a new one first. */
+  mustChangePassword: boolean;
 }
 
 export interface Counter<T> {
@@ -217,7 +219,13 @@ export function tokenView(token: Token): TokenView {
 }
 
 export function meView(user: User): MeView {
-  return { id: user.id, username: user.username, type: user.type, createdAt: iso(user.createdAt) };
+  return {
+    id: user.id,
+    username: user.username,
+    type: user.type,
+    createdAt: iso(user.createdAt),
+    mustChangePassword: user.mustChangePassword,
+  };
 }
 
 /**

@@ -20,6 +20,8 @@ export interface Config {
   mongodbDb: string | null;
   /** A forced choice; null lets start-up choose (see persistence.ts). */
   persistence: PersistenceKind | null;
+  /** NODE_ENV=production: start-up never falls back to memory on its own (PERSISTENCE=memory still may). */
+  production: boolean;
   blobStore: BlobStoreKind;
   adminUsername: string | null;
   adminPassword: string | null;
@@ -235,6 +237,8 @@ export function loadConfig(env: Env): Config {
     mongodbUri: mongodbUri(env),
     mongodbDb: mongodbDb(env),
     persistence: oneOf(env, 'PERSISTENCE', PERSISTENCE_KINDS, null),
+    // Any other NODE_ENV (development, test, unset) is not production, as for every other Node.js tool.
+    production: read(env, 'NODE_ENV') === 'production',
     blobStore: oneOf(env, 'BLOB_STORE', BLOB_STORE_KINDS, 'fs'),
     ...admin(env),
     registration: oneOf(env, 'REGISTRATION', ['open', 'closed'], 'closed'),

@@ -14,7 +14,7 @@ export interface PersistenceChoice {
   forced: boolean;
 }
 
-export type PersistenceSettings = Pick<Config, 'persistence' | 'mongodbUri' | 'blobStore'>;
+export type PersistenceSettings = Pick<Config, 'persistence' | 'mongodbUri' | 'blobStore' | 'production'>;
 
 /** The probe may look at the network; start-up never waits on it longer than this. */
 export const PROBE_TIMEOUT_MS = 4000;
@@ -24,6 +24,40 @@ export const MEMORY_FALLBACK_WARNING =
   'set MONGODB_URI (or MONGOMS_SYSTEM_BINARY to a mongod binary) to keep it';
 
 export const MEMORY_FORCED_WARNING = 'PERSISTENCE=memory: data is kept in memory and nothing survives a restart';
+
+/** The ways to get a database, as every message about memory persistence names them. */
+const WAYS_TO_A_DATABASE: [string, string][] = [
+  ['MONGODB_URI=mongodb://…', 'a MongoDB you run'],
+  ['MONGOMS_SYSTEM_BINARY=/path/mongod', 'a mongod binary Coffer runs as its embedded MongoDB (data in DATA_DIR/mongo)'],
+  ['(neither)', 'Coffer downloads a mongod once, if the download host can be reached at start'],
+];
+const WAY_WIDTH = Math.max(...WAYS_TO_A_DATABASE.map(([how]) => how.length)) + 2;
+
+/** Production never loses data by surprise: memory there is only ever chosen with PERSISTENCE=memory. */
+export const PRODUCTION_WITHOUT_DATABASE =
+  'is production and no database is configured or can be had; Coffer does not fall back to memory there, where ' +
+  'everything, accounts included, would be lost when it stops. Set MONGODB_URI to a MongoDB, or ' +
+  'MONGOMS_SYSTEM_BINARY to a mongod binary for the embedded MongoDB, or let Coffer download a mongod (the download ' +
+  'host must be reachable at start); or set PERSISTENCE=memory to accept that nothing is kept';
+
+/**
+ * The memory warning for people: several plain lines for stderr, beside the JSON log line, saying what is lost and how
+ * to keep data. `forced`: PERSISTENCE=memory chose it.
+ */
+export function memoryNotice(forced: boolean): string {
+  const lines = [
+    forced
+      ? 'coffer: WARNING: PERSISTENCE=memory is set, so all data is kept in memory only.'
+      : 'coffer: WARNING: no database is configured or available, so all data is kept in memory only.',
+    '  Everything, accounts included, is lost when Coffer stops: users, files, folders, pastes, shares, API tokens.',
+    '  To keep data, give Coffer a database and start it again:',
+    ...WAYS_TO_A_DATABASE.map(([how, what]) => `    ${how.padEnd(WAY_WIDTH)}${what}`),
+    forced
+      ? '  Then unset PERSISTENCE (memory ignores all of these), or set it to mongodb or embedded.'
+      : '  Set PERSISTENCE=memory to run in memory on purpose; with NODE_ENV=production Coffer stops without it.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
 
 /** Resolves to null once `ms` have passed, or when the probe itself fails: both mean "no binary". */
 async function bounded(probe: MongodProbe, ms: number): Promise<MongodSource | null> {
@@ -40,6 +74,7 @@ async function bounded(probe: MongodProbe, ms: number): Promise<MongodSource | n
 }
 
 function memory(settings: PersistenceSettings, forced: boolean): PersistenceChoice {
+  if (!forced && settings.production) throw new ConfigError('NODE_ENV', PRODUCTION_WITHOUT_DATABASE);
   if (settings.blobStore === 'gridfs') {
     throw new ConfigError(
       'BLOB_STORE',
@@ -56,7 +91,8 @@ function memory(settings: PersistenceSettings, forced: boolean): PersistenceChoi
  * - PERSISTENCE forces a kind, and an impossible forced kind throws a ConfigError naming the variable;
  * - else MONGODB_URI means MongoDB;
  * - else an embedded mongod (data under DATA_DIR/mongo) whenever the probe finds a binary within the time bound;
- * - else memory, with a one-line warning that nothing survives a restart and how to fix that.
+ * - else memory, with a one-line warning that nothing survives a restart and how to fix that; but with
+ *   NODE_ENV=production a ConfigError naming the ways to get a database instead.
  */
 export async function choosePersistence(
   settings: PersistenceSettings,
@@ -85,7 +121,8 @@ export async function choosePersistence(
 
 /**
  * When the binary the probe promised cannot be obtained after all: an automatic choice that depended on a download
- * falls back to memory (with the warning); a forced choice, or a binary that vanished from disk, stops start-up.
+ * falls back to memory (with the warning; in production it stops start-up as choosePersistence does); a forced
+ * choice, or a binary that vanished from disk, stops start-up.
  */
 export function whenMongodUnobtainable(
   settings: PersistenceSettings,

@@ -33,14 +33,34 @@ export type StartOptions = BuildOptions &
     sweep?: SweepOptions;
   };
 
-/** Ensures the configured admin exists, or creates one with a random password printed once. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * The address of the dashboard as configured, with a trailing slash: PUBLIC_URL, else `http://HOST:PORT/` (a wildcard
+ * HOST as `localhost`, which reaches it from the machine itself). Null for port 0, known only once listening.
+ */
+export function dashboardAddress(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string | null {
+  if (config.publicUrl !== null) return `${config.publicUrl}/`;
+  if (config.port === 0) return null;
+  const host = WILDCARD_HOSTS.has(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}/`;
+}
+
+/**
+ * Ensures the configured admin exists, or creates one with a random password printed once. The line is written
+ * before the server listens, so a port already in use never loses the only copy of the password.
+ */
 async function bootstrapAdmin(core: Core, config: Config, logger: Logger): Promise<void> {
   const result = await core.ensureAdmin.execute({ username: config.adminUsername, password: config.adminPassword });
   if (result.generatedPassword !== null) {
+    const dashboard = dashboardAddress(config);
+    const where = dashboard === null ? 'the dashboard' : dashboard;
+    const account = dashboard === null ? 'its Account page (/account)' : `its Account page (${dashboard}account)`;
     // The one deliberate exception to "no secrets in logs" (docs/SECURITY.md): printed once, at creation, for the operator.
     logger.warn(
       `Created admin "${result.username}" with the random password ${result.generatedPassword} — ` +
-        'log in and change it (POST /api/auth/password), or set ADMIN_USERNAME and ADMIN_PASSWORD',
+        `sign in at ${where} and choose a new password on ${account}, ` +
+        'or set ADMIN_USERNAME and ADMIN_PASSWORD',
     );
   } else if (result.created) {
     logger.info({ username: result.username }, 'admin created');

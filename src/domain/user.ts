@@ -17,6 +17,11 @@ export interface User {
    * change (an admin reset, the start-up ADMIN_PASSWORD). That one session stays good across its own change.
    */
   keptSessionId: string | null;
+  /**
+   * The password is one the user did not choose (the server generated it, or an admin set it): the dashboard asks
+   * for a new one before anything else. Only the user's own change clears it; nothing in the API is refused for it.
+   */
+  mustChangePassword: boolean;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;

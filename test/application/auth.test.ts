@@ -148,6 +148,7 @@ describe('getMe', () => {
       username: 'root',
       type: 'admin',
       createdAt: '2026-11-22T10:00:00.000Z',
+      mustChangePassword: false,
     });
   });
 

@@ -24,6 +24,7 @@ export function aUser(fields: Partial<User> = {}): User {
     passwordHash: `hash-of-${id}`,
     credentialsEpoch: 0,
     keptSessionId: null,
+    mustChangePassword: false,
     limits: {},
     createdAt: at(0),
     updatedAt: at(0),

@@ -122,6 +122,40 @@ export function userRepositoryContract(name: string, make: () => Promise<UserRep
       expect(await users.findById(user.id)).toMatchObject({ keptSessionId: null, credentialsEpoch: 2 });
     });
 
+    it('keeps mustChangePassword: as inserted, changed only when a patch names it, cleared by an own change', async () => {
+      const asked = aUser({ mustChangePassword: true });
+      const free = aUser();
+      await users.insert(asked);
+      await users.insert(free);
+      expect(await users.findById(asked.id)).toEqual(asked);
+      expect(await users.findByUsername(free.username)).toMatchObject({ mustChangePassword: false });
+
+      await users.update(asked.id, { limits: { files: 1 }, updatedAt: at(1) });
+      await users.update(asked.id, { passwordHash: 'no-flag-named', updatedAt: at(2) });
+      await users.setType(asked.id, 'admin', at(3));
+      expect(await users.findById(asked.id)).toMatchObject({ mustChangePassword: true, credentialsEpoch: 1 });
+
+      expect(await users.update(free.id, { passwordHash: 'set-by-admin', mustChangePassword: true, updatedAt: at(4) }))
+        .toMatchObject({ mustChangePassword: true, passwordHash: 'set-by-admin', credentialsEpoch: 1 });
+      expect(await users.findById(free.id)).toMatchObject({ mustChangePassword: true });
+      expect(await users.update(free.id, { mustChangePassword: false, updatedAt: at(5) })).toMatchObject({
+        mustChangePassword: false,
+        passwordHash: 'set-by-admin',
+        credentialsEpoch: 1,
+      });
+
+      // A losing own change writes nothing, the flag included; the winning one clears it.
+      expect(
+        await users.changeOwnPassword(asked.id, { fromEpoch: 0, passwordHash: 'own', keptSessionId: 's', updatedAt: at(6) }),
+      ).toBeNull();
+      expect(await users.findById(asked.id)).toMatchObject({ mustChangePassword: true });
+      expect(
+        await users.changeOwnPassword(asked.id, { fromEpoch: 1, passwordHash: 'own', keptSessionId: 's', updatedAt: at(7) }),
+      ).toMatchObject({ mustChangePassword: false, passwordHash: 'own' });
+      expect(await users.findById(asked.id)).toMatchObject({ mustChangePassword: false });
+      expect((await users.list()).map((u) => u.mustChangePassword)).toEqual([false, false]);
+    });
+
     it('returns null when updating an unknown user', async () => {
       expect(await users.update('no-such-user', { limits: {}, updatedAt: at(1) })).toBeNull();
       expect(await users.list()).toEqual([]);

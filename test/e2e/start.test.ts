@@ -1,51 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startCofferProcess as start, waitForHealth } from '../support/coffer-process.js';
 import { freePort, openSocket, uploadHead } from '../support/raw-http.js';
 import { tempDir } from '../support/temp.js';
 import { filesUnder, until } from '../support/wait.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Runs the real entry point the way `npm start` does, with only environment variables as input. */
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    // The mongod download probe asks a closed loopback port: tests never reach off this machine.
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      MONGOMS_DOWNLOAD_MIRROR: 'http://127.0.0.1:9',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForHealth(url: string, started: Started): Promise<Response> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      return await fetch(`${url}/health`);
-    } catch {
-      if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`no answer from ${url}:\n${started.output()}`);
-}
 
 describe('the service as started from the command line', () => {
   const children: ChildProcess[] = [];
@@ -65,6 +23,10 @@ describe('the service as started from the command line', () => {
 
     const match = /random password (\S+)/.exec(started.output());
     expect(match).not.toBeNull();
+    // The line says where to sign in and where to choose a new password: the dashboard, not an API route.
+    const line = started.output().split('\n').find((l) => l.includes('random password'))!;
+    expect(line).toContain(`sign in at ${url}/ and choose a new password on its Account page (${url}/account)`);
+    expect(line).not.toContain('/api/');
     const login = await fetch(`${url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -74,6 +36,8 @@ describe('the service as started from the command line', () => {
     const { token } = (await login.json()) as { token: string };
     const users = await fetch(`${url}/api/admin/users`, { headers: { authorization: `token ${token}` } });
     expect(users.status).toBe(200);
+    const me = await fetch(`${url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toMatchObject({ username: 'admin', mustChangePassword: true });
     // The token itself never reaches the log.
     expect(started.output()).not.toContain(token);
 

@@ -64,7 +64,7 @@ describe('POST /api/auth/login', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     expect(unknown.body.error).toBe('unauthorized');
-    expect(wrong.headers.get('www-authenticate')).toBe('Token');
+    expect(wrong.headers.get('www-authenticate')).toBe('Token, Bearer');
   });
 
   it('refuses unknown fields, naming them (bodies are strict)', async () => {
@@ -81,30 +81,43 @@ describe('the Authorization header', () => {
     t = await makeHttp();
   });
 
-  it('accepts the scheme in any case', async () => {
+  it('accepts both schemes, token and Bearer, in any case', async () => {
     const token = await t.userToken('bob');
-    for (const scheme of ['token', 'Token', 'TOKEN']) {
+    for (const scheme of ['token', 'Token', 'TOKEN', 'Bearer', 'bearer', 'BEARER', 'bEaReR']) {
       const res = await t.request('GET', '/api/auth/me', { headers: { authorization: `${scheme} ${token}` } });
       expect(res.status, scheme).toBe(200);
+      expect(res.body.username).toBe('bob');
     }
   });
 
-  it('answers 401 without a header, with a bad token and with a malformed header', async () => {
+  it('answers 401 without a header, with a bad token and with a malformed header, in either scheme', async () => {
     const token = await t.userToken('bob');
-    const cases: Array<Record<string, string>> = [
-      {},
-      { authorization: 'token not-a-real-token' },
-      { authorization: `Bearer ${token}` },
-      { authorization: `token  ${token}` },
-      { authorization: `token ${token} extra` },
-      { authorization: 'token' },
-      { authorization: `token ${'x'.repeat(600)}` },
-    ];
+    const cases: Array<Record<string, string>> = [{}];
+    for (const scheme of ['token', 'Bearer']) {
+      cases.push(
+        { authorization: `${scheme} not-a-real-token` },
+        { authorization: `${scheme}  ${token}` },
+        { authorization: `${scheme} ${token} extra` },
+        { authorization: `${scheme}\t${token}` },
+        { authorization: scheme },
+        { authorization: `${scheme} ${'x'.repeat(600)}` },
+      );
+    }
+    cases.push({ authorization: `Basic ${token}` }, { authorization: `Bearer: ${token}` }, { authorization: `tokens ${token}` });
     for (const headers of cases) {
       const res = await t.request('GET', '/api/usage/stats', { headers });
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body.error).toBe('unauthorized');
-      expect(res.headers.get('www-authenticate')).toBe('Token');
+      expect(res.headers.get('www-authenticate')).toBe('Token, Bearer');
+    }
+  });
+
+  it('names both forms when the header is malformed', async () => {
+    const token = await t.userToken('bob');
+    for (const authorization of [`Bearer  ${token}`, `Basic ${token}`, 'token']) {
+      const res = await t.request('GET', '/api/auth/me', { headers: { authorization } });
+      expect(res.status).toBe(401);
+      expect(res.body.message, authorization).toBe('Authorization header must be "token <value>" or "Bearer <value>"');
     }
   });
 
@@ -138,7 +151,13 @@ describe('session routes', () => {
   it('me answers with id, username, type and an ISO timestamp', async () => {
     const { token, userId } = await t.user('dave');
     const res = await t.request('GET', '/api/auth/me', { token });
-    expect(res.body).toEqual({ id: userId, username: 'dave', type: 'user', createdAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: userId,
+      username: 'dave',
+      type: 'user',
+      createdAt: expect.any(String),
+      mustChangePassword: false,
+    });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 

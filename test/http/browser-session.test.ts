@@ -225,17 +225,22 @@ describe('CORS', () => {
 describe('GET /api/auth/session', () => {
   it('names the signed-in user, or answers null (200) when signed out, so a page load logs no error', async () => {
     t = await makeHttp();
-    expect((await t.request('GET', '/api/auth/session')).body).toEqual({ user: null, registration: false });
+    const signedOut = { user: null, registration: false, persistence: 'memory' };
+    expect((await t.request('GET', '/api/auth/session')).body).toEqual(signedOut);
     const cookie = await cookieOf();
     const reply = await t.request('GET', '/api/auth/session', { headers: { cookie } });
     expect(reply.status).toBe(200);
-    expect(reply.body.user).toMatchObject({ username: 'alice', type: 'user' });
+    expect(reply.body).toEqual({
+      user: { id: expect.any(String), username: 'alice', type: 'user', createdAt: expect.any(String), mustChangePassword: false },
+      registration: false,
+      persistence: 'memory',
+    });
     expect(reply.headers.get('cache-control')).toBe('no-store');
     const foreign = await t.request('GET', '/api/auth/session', { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
-    expect(foreign.body).toEqual({ user: null, registration: false });
+    expect(foreign.body).toEqual(signedOut);
     await t.close();
 
     t = await makeHttp({ registration: 'open' });
-    expect((await t.request('GET', '/api/auth/session')).body).toEqual({ user: null, registration: true });
+    expect((await t.request('GET', '/api/auth/session')).body).toEqual({ ...signedOut, registration: true });
   });
 });

@@ -67,6 +67,15 @@ describe('the OpenAPI document', () => {
     expect(upload['x-token-types']).toEqual(['session', 'uploader']);
     expect(document.paths['/api/auth/me'].get['x-token-types']).toEqual(['session']);
     expect(document.components.securitySchemes.token).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // Wherever a token goes, Bearer goes too.
+    for (const [path, item] of Object.entries<Record<string, { security?: Record<string, unknown>[] }>>(document.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const schemes = (op.security ?? []).flatMap((alternative) => Object.keys(alternative));
+        expect(schemes.includes('bearer'), `${method} ${path}`).toBe(schemes.includes('token'));
+      }
+    }
+    expect(document.paths['/api/auth/me'].get.security).toContainEqual({ bearer: [] });
     const names = document.paths['/api/file/{id}'].get.parameters.map((p: { name: string }) => p.name);
     expect(names).toEqual(['id', 'X-Share-Id', 'X-Share-Password']);
   });

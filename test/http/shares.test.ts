@@ -116,7 +116,7 @@ describe('reading shares', () => {
       const missing = await t.request('GET', path);
       expect(missing.status).toBe(401);
       expect(missing.body.error).toBe('share_password_required');
-      expect(missing.headers.get('www-authenticate')).toBe('Token');
+      expect(missing.headers.get('www-authenticate')).toBe('Token, Bearer');
       const wrong = await t.request('GET', path, { headers: { 'x-share-password': 'nope' } });
       expect(wrong.body.error).toBe('share_password_invalid');
       const right = await t.request('GET', path, { headers: { 'x-share-password': 'pass-word' } });

@@ -79,6 +79,31 @@ describe.skipIf(!target)('records written before credentials epochs', () => {
     expect(isCurrentFor((await tokens.findById('s2'))!, changed)).toBe(false);
   });
 
+  it('users from before mustChangePassword read as false, and an admin reset or own change writes it', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    const raw = db.collection<{ _id: string; [field: string]: unknown }>(COLLECTIONS.users);
+    await raw.insertOne({
+      _id: 'u1',
+      username: 'old',
+      usernameLower: 'old',
+      type: 'user',
+      passwordHash: 'h',
+      limits: {},
+      createdAt: at(0),
+      updatedAt: at(0),
+    });
+    const users = new MongoUserRepository(db);
+    expect(await users.findById('u1')).toMatchObject({ mustChangePassword: false });
+    expect((await users.list())[0]).toMatchObject({ mustChangePassword: false });
+    expect((await raw.findOne({ _id: 'u1' }))?.['mustChangePassword']).toBeUndefined();
+
+    await users.update('u1', { passwordHash: 'h2', mustChangePassword: true, updatedAt: at(1) });
+    expect((await raw.findOne({ _id: 'u1' }))?.['mustChangePassword']).toBe(true);
+    await users.changeOwnPassword('u1', { fromEpoch: 1, passwordHash: 'h3', keptSessionId: 's1', updatedAt: at(2) });
+    expect((await raw.findOne({ _id: 'u1' }))?.['mustChangePassword']).toBe(false);
+  });
+
   it('files and pastes from before uploaderTokenId read as made by a session, so no uploader token shares them', async () => {
     const db = databases.fresh();
     await ensureIndexes(db);

@@ -95,6 +95,27 @@ describe('choosePersistence', () => {
     expect(noBinary.message).toContain('MONGOMS_SYSTEM_BINARY');
   });
 
+  it('in production never falls back to memory: it stops, naming every way to get a database', async () => {
+    const err = await configErrorOf(choose({ NODE_ENV: 'production' }, probe(null)));
+    expect(err.variable).toBe('NODE_ENV');
+    expect(err.message).toMatch(/^NODE_ENV is production and no database/);
+    for (const way of ['MONGODB_URI', 'MONGOMS_SYSTEM_BINARY', 'download', 'PERSISTENCE=memory']) {
+      expect(err.message, way).toContain(way);
+    }
+    // With GridFS too: the production rule is the first thing to fix.
+    expect((await configErrorOf(choose({ NODE_ENV: 'production', BLOB_STORE: 'gridfs' }, probe(null)))).variable).toBe(
+      'NODE_ENV',
+    );
+  });
+
+  it('in production still takes a database wherever one can be had, and memory when PERSISTENCE says so', async () => {
+    const production = { NODE_ENV: 'production' };
+    expect(await choose({ ...production, MONGODB_URI: URI })).toEqual({ kind: 'mongodb', forced: false });
+    expect(await choose(production, probe('download'))).toEqual({ kind: 'embedded', mongod: 'download', forced: false });
+    expect(await choose({ ...production, PERSISTENCE: 'memory' })).toMatchObject({ kind: 'memory', forced: true });
+    expect(await choose({ NODE_ENV: 'development' }, probe(null))).toMatchObject({ kind: 'memory', forced: false });
+  });
+
   it('refuses GridFS without a MongoDB, forced or by fallback, naming BLOB_STORE', async () => {
     const forced = await configErrorOf(choose({ PERSISTENCE: 'memory', BLOB_STORE: 'gridfs' }));
     expect(forced.variable).toBe('BLOB_STORE');
@@ -112,6 +133,13 @@ describe('whenMongodUnobtainable', () => {
   it('falls back to memory with the warning when an automatic choice needed a download that failed', () => {
     const choice = whenMongodUnobtainable(settings, { kind: 'embedded', mongod: 'download', forced: false }, failure);
     expect(choice).toEqual({ kind: 'memory', forced: false, warning: MEMORY_FALLBACK_WARNING });
+  });
+
+  it('in production stops start-up instead of falling back, as choosePersistence does', () => {
+    const production = loadConfig({ NODE_ENV: 'production' });
+    const automatic = { kind: 'embedded', mongod: 'download', forced: false } as const;
+    expect(() => whenMongodUnobtainable(production, automatic, failure)).toThrow(ConfigError);
+    expect(() => whenMongodUnobtainable(production, automatic, failure)).toThrow(/PERSISTENCE=memory/);
   });
 
   it('stops start-up when the choice was forced or the binary was supposed to be on disk', () => {

@@ -8,8 +8,8 @@ import { Core } from '../../src/application/index.js';
 import { buildContainer, connectPersistence, memoryPersistence, Persistence } from '../../src/boot/composition.js';
 import { loadConfig } from '../../src/boot/config.js';
 import { createLogger } from '../../src/boot/logger.js';
-import { MEMORY_FALLBACK_WARNING } from '../../src/boot/persistence.js';
-import { startCoffer } from '../../src/boot/server.js';
+import { MEMORY_FALLBACK_WARNING, MEMORY_FORCED_WARNING } from '../../src/boot/persistence.js';
+import { dashboardAddress, startCoffer } from '../../src/boot/server.js';
 
 const quiet = loadConfig({ LOG_LEVEL: 'silent' });
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -43,6 +43,8 @@ describe('buildContainer', () => {
     expect(container.get<Persistence>(Persistence).kind).toBe('memory');
     const url = await serve(container.get(HttpApp));
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', persistence: 'memory' });
+    const session = await fetch(`${url}/api/auth/session`);
+    expect(await session.json()).toEqual({ user: null, registration: false, persistence: 'memory' });
   });
 
   it('refuses a configuration that names a database when no connected persistence is given', () => {
@@ -60,6 +62,9 @@ describe('buildContainer', () => {
     const url = await serve(buildContainer(config, { persistence }).get(HttpApp));
 
     expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok', persistence: 'mongodb' });
+    // The dashboard's question names the same persistence, signed in or not, without asking the database.
+    const session = await fetch(`${url}/api/auth/session`);
+    expect(await session.json()).toEqual({ user: null, registration: false, persistence: 'mongodb' });
     for (const [method, path, body] of [
       ['POST', '/api/auth/login', JSON.stringify({ username: 'alice', password: 'long enough' })],
       ['GET', '/api/usage/stats', undefined],
@@ -85,6 +90,19 @@ describe('connectPersistence', () => {
     await persistence.close();
   });
 
+  it('in production, without a database, refuses before logging any memory warning', async () => {
+    const { logger, lines } = captureLog();
+    const refused = connectPersistence(loadConfig({ NODE_ENV: 'production' }), { logger, probe: async () => null });
+    await expect(refused).rejects.toThrow(/^NODE_ENV is production and no database/);
+    expect(lines()).toEqual([]);
+    const accepted = await connectPersistence(loadConfig({ NODE_ENV: 'production', PERSISTENCE: 'memory' }), {
+      logger,
+      probe: async () => null,
+    });
+    expect(accepted.kind).toBe('memory');
+    expect(lines()).toEqual([expect.objectContaining({ level: 40, msg: MEMORY_FORCED_WARNING })]);
+  });
+
   it('gives up on an unreachable MongoDB after its bounded retries, naming the host', async () => {
     const config = loadConfig({ MONGODB_URI: 'mongodb://admin:s3cret@127.0.0.1:9/coffer' });
     const { logger, lines } = captureLog();
@@ -98,7 +116,38 @@ describe('connectPersistence', () => {
   });
 });
 
+describe('dashboardAddress', () => {
+  it('is PUBLIC_URL, else HOST:PORT with a wildcard host as localhost; unknown for port 0', () => {
+    const at = (host: string, port: number, publicUrl: string | null = null) => dashboardAddress({ host, port, publicUrl });
+    expect(at('0.0.0.0', 3000)).toBe('http://localhost:3000/');
+    expect(at('::', 8080)).toBe('http://localhost:8080/');
+    expect(at('127.0.0.1', 3000)).toBe('http://127.0.0.1:3000/');
+    expect(at('::1', 3000)).toBe('http://[::1]:3000/');
+    expect(at('files.lan', 80)).toBe('http://files.lan:80/');
+    expect(at('0.0.0.0', 3000, 'https://example.com/coffer')).toBe('https://example.com/coffer/');
+    expect(at('127.0.0.1', 0)).toBeNull();
+  });
+});
+
 describe('startCoffer', () => {
+  it('prints a generated admin password with the dashboard and its Account page, never an API route', async () => {
+    const { logger, lines } = captureLog();
+    const config = { ...loadConfig({ HOST: '127.0.0.1', PUBLIC_URL: 'https://files.example/coffer' }), port: 0 };
+    const running = await startCoffer(config, {
+      logger,
+      persistence: memoryPersistence(),
+      blobStore: 'memory',
+      argon2: { memoryCost: 1024, timeCost: 1, parallelism: 1 },
+    });
+    cleanups.push(() => running.close());
+    const line = lines().find((entry) => entry.msg.includes('random password'));
+    expect(line).toMatchObject({ level: 40 });
+    expect(line!.msg).toMatch(
+      /^Created admin "admin" with the random password \S{24} — sign in at https:\/\/files\.example\/coffer\/ and choose a new password on its Account page \(https:\/\/files\.example\/coffer\/account\), or set ADMIN_USERNAME and ADMIN_PASSWORD$/,
+    );
+    expect(line!.msg).not.toContain('/api/');
+  });
+
   it('names the persistence it chose, and closes it on close()', async () => {
     const config = { ...loadConfig({ HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), port: 0 };
     let closed = 0;

@@ -201,13 +201,16 @@ describe('tokens travel only in the Authorization header', () => {
       t.request('GET', `/api/usage/stats?authorization=${encodeURIComponent(`token ${token}`)}`),
       t.request('GET', '/api/usage/stats', { headers: { cookie: `token=${token}` } }),
       t.request('GET', '/api/usage/stats', { headers: { 'x-token': token, 'x-api-key': token } }),
-      t.request('GET', '/api/usage/stats', { headers: { authorization: `Bearer ${token}` } }),
+      t.request('GET', `/api/usage/stats?access_token=${token}`, { headers: { authorization: 'Bearer' } }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(401);
       expect(res.body.error).toBe('unauthorized');
     }
     expect((await t.request('GET', '/api/usage/stats', { token })).status).toBe(200);
+    // The header is the one place, in either of its two forms.
+    const bearer = await t.request('GET', '/api/usage/stats', { headers: { authorization: `Bearer ${token}` } });
+    expect(bearer.status).toBe(200);
   });
 
   it('takes a share password only from X-Share-Password', async () => {

@@ -102,6 +102,7 @@ export async function signUp(
     passwordHash: await ctx.ports.hasher.hash(password),
     credentialsEpoch: 0,
     keptSessionId: null,
+    mustChangePassword: false,
     limits: {},
     createdAt: now,
     updatedAt: now,

@@ -1397,10 +1397,17 @@ export interface components {
             type: "admin" | "user";
             /** @description ISO 8601, UTC, with milliseconds */
             createdAt: string;
+            /** @description true while the password is one the user did not choose (generated at first start, or set by an admin); cleared by POST /api/auth/password. Nothing is refused because of it */
+            mustChangePassword: boolean;
         };
         Session: {
             user: components["schemas"]["Me"] | null;
             registration: boolean;
+            /**
+             * @description Where records live; `memory` loses everything, accounts included, when Coffer stops
+             * @enum {string}
+             */
+            persistence: "mongodb" | "embedded" | "memory";
         };
         Token: {
             id: string;
@@ -1437,7 +1444,11 @@ export interface components {
         Health: {
             /** @constant */
             status: "ok";
-            persistence: string;
+            /**
+             * @description Where records live; `memory` loses everything, accounts included, when Coffer stops
+             * @enum {string}
+             */
+            persistence: "mongodb" | "embedded" | "memory";
         };
         Error: {
             /** @enum {string} */
@@ -1647,7 +1658,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1788,7 +1799,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1835,7 +1846,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1884,7 +1895,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -1951,7 +1962,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2043,7 +2054,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2121,7 +2132,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2184,7 +2195,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2248,7 +2259,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2321,7 +2332,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2388,7 +2399,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2471,7 +2482,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -2596,7 +2607,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -2805,7 +2816,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -2965,7 +2976,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -3101,7 +3112,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -3297,7 +3308,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3384,7 +3395,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3460,7 +3471,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3575,7 +3586,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3678,7 +3689,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3744,7 +3755,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3827,7 +3838,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3914,7 +3925,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -3990,7 +4001,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4080,7 +4091,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4144,7 +4155,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4218,7 +4229,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4305,7 +4316,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4380,7 +4391,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4459,7 +4470,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4527,7 +4538,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4599,7 +4610,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4670,7 +4681,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4762,7 +4773,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4849,7 +4860,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -4926,7 +4937,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5011,7 +5022,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5081,7 +5092,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5171,7 +5182,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5249,7 +5260,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5327,7 +5338,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5440,7 +5451,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5539,7 +5550,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5606,7 +5617,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5646,7 +5657,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5713,7 +5724,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5791,7 +5802,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5858,7 +5869,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -5953,7 +5964,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6230,7 +6241,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6372,7 +6383,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6517,7 +6528,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6609,7 +6620,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6690,7 +6701,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6771,7 +6782,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -6853,7 +6864,7 @@ export interface operations {
             /** @description Error: unauthorized, share_password_required, share_password_invalid */
             401: {
                 headers: {
-                    /** @description Token */
+                    /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

@@ -17,15 +17,22 @@ export interface AuthState {
 const MAX_TOKEN_LENGTH = 512;
 
 /**
- * The secret of `Authorization: token <value>`: the scheme matches without regard to case and exactly one value
- * follows one space. Null when the header is absent; anything malformed is unauthorized.
+ * The schemes that carry one of our tokens: `token` (the spec's) and `Bearer` (RFC 6750, what tus clients, OpenAPI
+ * tools and most scripts send). Both take the same secrets under the same rules.
+ */
+const TOKEN_SCHEMES = new Set(['token', 'bearer']);
+
+/**
+ * The secret of `Authorization: token <value>` or `Authorization: Bearer <value>`: the scheme matches without
+ * regard to case and exactly one value follows one space. Null when the header is absent; anything malformed is
+ * unauthorized.
  */
 export function tokenFrom(header: string | undefined): string | null {
   if (header === undefined) return null;
   const parts = header.split(' ');
   const [scheme, value] = parts;
-  if (parts.length !== 2 || scheme?.toLowerCase() !== 'token' || !value || value.length > MAX_TOKEN_LENGTH) {
-    throw unauthorized('Authorization header must be "token <value>"');
+  if (parts.length !== 2 || !TOKEN_SCHEMES.has(scheme!.toLowerCase()) || !value || value.length > MAX_TOKEN_LENGTH) {
+    throw unauthorized('Authorization header must be "token <value>" or "Bearer <value>"');
   }
   return value;
 }

@@ -56,7 +56,9 @@ export function toHttpFailure(err: unknown): HttpFailure {
 export function sendError(ctx: Context, status: number, body: ErrorBody): void {
   for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
   ctx.set(EVERY_ANSWER);
-  if (status === 401) ctx.set('WWW-Authenticate', 'Token');
+  // Two challenges (RFC 9110 §11.6.1): the spec's scheme first, then Bearer for the clients that only know that one.
+  // Neither makes a browser open its own sign-in dialog, as Basic would.
+  if (status === 401) ctx.set('WWW-Authenticate', 'Token, Bearer');
   const retryAfter = body['retryAfter'];
   if (status === 429 && typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.ceil(retryAfter)));
   ctx.body = body;

@@ -5,6 +5,7 @@ import { Core } from '../../application/contract.js';
 import { Auth, type AuthState } from './auth.js';
 import { errorMiddleware } from './errors.js';
 import type { HttpLogger } from './http-logger.js';
+import type { PersistenceName } from './persistence-name.js';
 import { registerRoutes } from './routes/index.js';
 import { shareUrls } from './share-urls.js';
 
@@ -14,8 +15,8 @@ export const HttpOptions = Symbol('HttpOptions');
 export interface HttpOptions {
   /** Largest file a single upload may carry, in bytes. */
   maxUploadBytes: number;
-  /** Named by GET /health, e.g. 'mongodb' or 'memory'. */
-  persistence: string;
+  /** Where records live, named by GET /health and GET /api/auth/session (the dashboard warns on memory). */
+  persistence: PersistenceName;
   logger: HttpLogger;
   /** Reverse proxies whose X-Forwarded-* entries are believed (TRUST_PROXY); default 0: none. */
   trustProxy?: number;

@@ -46,6 +46,7 @@ export class MemoryUserRepository implements UserRepository {
       user.credentialsEpoch += 1;
       user.keptSessionId = null;
     }
+    if (patch.mustChangePassword !== undefined) user.mustChangePassword = patch.mustChangePassword;
     if (patch.limits !== undefined) user.limits = clone(patch.limits);
     user.updatedAt = new Date(patch.updatedAt);
     return clone(user);
@@ -58,6 +59,7 @@ export class MemoryUserRepository implements UserRepository {
     user.passwordHash = change.passwordHash;
     user.credentialsEpoch += 1;
     user.keptSessionId = change.keptSessionId;
+    user.mustChangePassword = false;
     user.updatedAt = new Date(change.updatedAt);
     return clone(user);
   }

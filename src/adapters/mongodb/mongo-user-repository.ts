@@ -24,6 +24,8 @@ export interface UserDoc {
   credentialsEpoch?: number;
   /** Absent on users from before own password changes: null. */
   keptSessionId?: string | null;
+  /** Absent on users from before it existed: false, as nobody asked them to change anything. */
+  mustChangePassword?: boolean;
   limits: LimitOverrides;
   createdAt: Date;
   updatedAt: Date;
@@ -38,6 +40,7 @@ function toDoc(user: User): UserDoc {
     passwordHash: user.passwordHash,
     credentialsEpoch: user.credentialsEpoch,
     keptSessionId: user.keptSessionId,
+    mustChangePassword: user.mustChangePassword,
     limits: copyLimits(user.limits),
     createdAt: new Date(user.createdAt),
     updatedAt: new Date(user.updatedAt),
@@ -52,6 +55,7 @@ export function toUser(doc: UserDoc): User {
     passwordHash: doc.passwordHash,
     credentialsEpoch: doc.credentialsEpoch ?? 0,
     keptSessionId: doc.keptSessionId ?? null,
+    mustChangePassword: doc.mustChangePassword ?? false,
     limits: copyLimits(doc.limits ?? {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
@@ -113,6 +117,7 @@ export class MongoUserRepository implements UserRepository {
       set.passwordHash = patch.passwordHash;
       set.keptSessionId = null;
     }
+    if (patch.mustChangePassword !== undefined) set.mustChangePassword = patch.mustChangePassword;
     if (patch.limits !== undefined) set.limits = copyLimits(patch.limits);
     // The hash and its epoch change in one write: a login reads both from one document, old or new together.
     const bump = patch.passwordHash !== undefined ? { $inc: { credentialsEpoch: 1 } } : {};
@@ -129,7 +134,12 @@ export class MongoUserRepository implements UserRepository {
     const doc = await this.users.findOneAndUpdate(
       { _id: id, ...epoch },
       {
-        $set: { passwordHash: change.passwordHash, keptSessionId: change.keptSessionId, updatedAt: new Date(change.updatedAt) },
+        $set: {
+          passwordHash: change.passwordHash,
+          keptSessionId: change.keptSessionId,
+          mustChangePassword: false,
+          updatedAt: new Date(change.updatedAt),
+        },
         $inc: { credentialsEpoch: 1 },
       },
       { returnDocument: 'after' },

@@ -11,7 +11,8 @@ export class CreateUser implements Port {
 
   async execute({ actor, username, password, type = 'user' }: Parameters<Port['execute']>[0]) {
     assertAdmin(actor);
-    const user = await newAccount(this.p, { username, password, type });
+    // The admin chose this password, not the user: the user is asked to replace it at the first sign-in.
+    const user = await newAccount(this.p, { username, password, type, mustChangePassword: true });
     return adminRecord(this.p, user);
   }
 }

@@ -34,7 +34,11 @@ export class UpdateUser implements Port {
     const user = await findUser(this.p, id);
     const patch: UserPatch = { updatedAt: this.p.clock.now() };
     if (limits !== undefined) patch.limits = applyLimitChanges(user.limits, limits);
-    if (password !== undefined) patch.passwordHash = await this.p.hasher.hash(password);
+    if (password !== undefined) {
+      patch.passwordHash = await this.p.hasher.hash(password);
+      // A password set for someone else is one they did not choose; an admin setting their own did choose it.
+      patch.mustChangePassword = id !== actor.userId;
+    }
     if (type !== undefined) {
       const changed = await this.p.users.setType(id, type, patch.updatedAt);
       if (changed === 'last_admin') throw conflict('The last admin cannot be demoted');

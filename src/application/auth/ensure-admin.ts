@@ -26,7 +26,8 @@ export class EnsureAdmin implements Port {
   /**
    * The configured credentials are authoritative: the account becomes an admin and its password becomes the
    * configured one, so an operator locked out can always get back in by restarting with the variables set.
-   * A password change revokes the account's sessions, as an admin password change does.
+   * A password change revokes the account's sessions, as an admin password change does. The operator chose this
+   * password, so it is never one to be changed first (a new one clears an earlier request to change it).
    */
   private async ensureConfigured(username: string, password: string): Promise<Result> {
     assertValidUsername(username);
@@ -41,6 +42,7 @@ export class EnsureAdmin implements Port {
     if (!passwordMatches) {
       await this.p.users.update(existing.id, {
         passwordHash: await this.p.hasher.hash(password),
+        mustChangePassword: false,
         updatedAt: this.p.clock.now(),
       });
       await this.p.tokens.deleteByUser(existing.id, 'session');
@@ -48,7 +50,10 @@ export class EnsureAdmin implements Port {
     return { created: false, username: existing.username, generatedPassword: null };
   }
 
-  /** Without configured credentials, a fresh install still gets exactly one admin, with a one-time random password. */
+  /**
+   * Without configured credentials, a fresh install still gets exactly one admin, with a one-time random password
+   * that nobody chose: the admin is asked to replace it at the first sign-in.
+   */
   private async ensureAnyAdmin(): Promise<Result> {
     if ((await this.p.users.countAdmins()) > 0) {
       const admin = (await this.p.users.list()).find((u) => u.type === 'admin');
@@ -61,13 +66,13 @@ export class EnsureAdmin implements Port {
 
   private async createWithFreeName(password: string): Promise<User> {
     if (!(await this.p.users.findByUsername(DEFAULT_ADMIN))) {
-      return newAccount(this.p, { username: DEFAULT_ADMIN, password, type: 'admin' });
+      return newAccount(this.p, { username: DEFAULT_ADMIN, password, type: 'admin', mustChangePassword: true });
     }
     // 'admin' belongs to a plain user; a random suffix avoids it (and, in the unlikely case, another taken name).
     for (let attempt = 0; attempt < 10; attempt++) {
       const candidate = `${DEFAULT_ADMIN}-${this.p.ids.newId().slice(0, 4).toLowerCase()}`;
       if (!(await this.p.users.findByUsername(candidate))) {
-        return newAccount(this.p, { username: candidate, password, type: 'admin' });
+        return newAccount(this.p, { username: candidate, password, type: 'admin', mustChangePassword: true });
       }
     }
     throw new Error('Could not find a free username for the initial admin');

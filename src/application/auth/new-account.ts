@@ -29,7 +29,7 @@ export function assertValidUserType(type: string): asserts type is UserType {
  */
 export async function newAccount(
   p: Deps,
-  input: { username: string; password: string; type: UserType },
+  input: { username: string; password: string; type: UserType; mustChangePassword?: boolean },
 ): Promise<User> {
   assertValidUsername(input.username);
   assertValidPassword(input.password);
@@ -42,6 +42,7 @@ export async function newAccount(
     passwordHash: await p.hasher.hash(input.password),
     credentialsEpoch: 0,
     keptSessionId: null,
+    mustChangePassword: input.mustChangePassword ?? false,
     limits: {},
     createdAt: now,
     updatedAt: now,

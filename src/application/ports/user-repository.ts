@@ -5,6 +5,8 @@ export const UserRepository = Symbol('UserRepository');
 export interface UserPatch {
   /** Also moves the user's credentialsEpoch on by one and clears keptSessionId, in the same write. */
   passwordHash?: string;
+  /** Set with a password the user did not choose, cleared with one they did; absent leaves it as it is. */
+  mustChangePassword?: boolean;
   limits?: LimitOverrides;
   updatedAt: Date;
 }
@@ -40,8 +42,9 @@ export interface UserRepository {
   list(): Promise<User[]>;
   update(id: string, patch: UserPatch): Promise<User | null>;
   /**
-   * Stores the new hash, moves the epoch on by one and records the session kept, in one write, only while the epoch
-   * is still `fromEpoch`; null (nothing written) when the user is gone or the password changed meanwhile.
+   * Stores the new hash, moves the epoch on by one, records the session kept and clears mustChangePassword (the user
+   * chose this password), in one write, only while the epoch is still `fromEpoch`; null (nothing written) when the
+   * user is gone or the password changed meanwhile.
    */
   changeOwnPassword(id: string, change: OwnPasswordChange): Promise<User | null>;
   /**

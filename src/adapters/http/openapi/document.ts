@@ -45,11 +45,12 @@ const ACCESS_TEXT: Record<Access, string> = {
 };
 
 /** Every route that takes a session token also takes the browser session's cookie in its place. */
+/** `token` and `bearer` are two spellings of one credential: wherever one is accepted, so is the other. */
 function security(access: Access): Json[] {
-  if (access === 'public') return [{}, { token: [] }, { browserSession: [] }];
-  if (access === 'session-or-share') return [{ token: [] }, { browserSession: [] }, {}];
+  if (access === 'public') return [{}, { token: [] }, { bearer: [] }, { browserSession: [] }];
+  if (access === 'session-or-share') return [{ token: [] }, { bearer: [] }, { browserSession: [] }, {}];
   if (access === 'share-page') return [{}, { shareGrant: [] }];
-  return [{ token: [] }, { browserSession: [] }];
+  return [{ token: [] }, { bearer: [] }, { browserSession: [] }];
 }
 
 const header = (name: string, description: string, schema: Json = { type: 'string' }) => ({
@@ -123,7 +124,7 @@ function requestBody(op: Operation): Json | undefined {
 }
 
 const RESPONSE_HEADERS: Record<number, Json> = {
-  401: { 'WWW-Authenticate': { description: 'Token', schema: { type: 'string' } } },
+  401: { 'WWW-Authenticate': { description: '`Token, Bearer`: either scheme carries a token', schema: { type: 'string' } } },
   429: { 'Retry-After': { description: 'Seconds to wait, when known', schema: { type: 'integer' } } },
   416: { 'Content-Range': { description: '`bytes */size`', schema: { type: 'string' } } },
 };
@@ -262,7 +263,15 @@ export function buildOpenApiDocument({ web }: DocumentOptions): Json {
           name: 'Authorization',
           description:
             '`Authorization: token <value>`: a session token (login, register) or an uploader token ' +
-            '(POST /api/token). Each operation lists the types it accepts in `x-token-types`.',
+            '(POST /api/token). Each operation lists the types it accepts in `x-token-types`. The scheme matches ' +
+            'without regard to case; exactly one space and one value follow it.',
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            '`Authorization: Bearer <value>`: the same tokens as `token <value>`, under the same rules (RFC 6750 ' +
+            'form, for clients that send only this one).',
         },
         browserSession: {
           type: 'apiKey',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMIT_KINDS, SHARE_TYPES, isByteKind, type LimitKind } from '../../../domain/index.js';
+import { PERSISTENCE_NAMES } from '../persistence-name.js';
 
 /**
  * The response bodies of the API as zod schemas, for the OpenAPI document only: the views themselves are built by the
@@ -145,14 +146,30 @@ export const LoginResult = z
   .register(components, { id: 'LoginResult' });
 
 export const Me = z
-  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), createdAt: time })
+  .object({
+    id: z.string(),
+    username: z.string(),
+    type: z.enum(['admin', 'user']),
+    createdAt: time,
+    mustChangePassword: z
+      .boolean()
+      .describe(
+        'true while the password is one the user did not choose (generated at first start, or set by an admin); ' +
+          'cleared by POST /api/auth/password. Nothing is refused because of it',
+      ),
+  })
   .register(components, { id: 'Me' });
 
+const persistence = z
+  .enum(PERSISTENCE_NAMES)
+  .describe('Where records live; `memory` loses everything, accounts included, when Coffer stops');
+
 export const Session = z
-  .object({ user: Me.nullable(), registration: z.boolean() })
+  .object({ user: Me.nullable(), registration: z.boolean(), persistence })
   .register(components, {
     id: 'Session',
-    description: 'Who the browser session belongs to (null when signed out), and whether anyone may register',
+    description:
+      'Who the browser session belongs to (null when signed out), whether anyone may register, and the persistence',
   });
 
 export const Token = z
@@ -180,7 +197,7 @@ export const SharexConfig = z
   .register(components, { id: 'SharexConfig', description: 'A ShareX custom uploader (.sxcu)' });
 
 export const Health = z
-  .object({ status: z.literal('ok'), persistence: z.string() })
+  .object({ status: z.literal('ok'), persistence })
   .register(components, { id: 'Health' });
 
 export const ERROR_CODES = [

@@ -31,13 +31,15 @@ export function authRoutes(router: AppRouter, { core, auth, options }: RouteDeps
     ctx.status = register ? 201 : 200;
   });
 
-  // Who the browser is signed in as, or null: a signed-out visitor is an answer here, not an error.
+  // Who the browser is signed in as, or null: a signed-out visitor is an answer here, not an error. The persistence
+  // comes with it, signed in or not, so every page (the sign-in page too) can say when nothing will be kept.
   router.get('/api/auth/session', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       user: actor?.via === 'session' ? await core.getMe.execute({ actor }) : null,
       registration: options.registrationOpen === true,
+      persistence: options.persistence,
     };
   });
 
