@@ -6155,10 +6155,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6174,10 +6172,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6189,10 +6185,8 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6300,10 +6294,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6319,10 +6311,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6334,10 +6324,8 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
