@@ -101,8 +101,16 @@ describe.skipIf(!chromiumFound)('the PDF preview in Chromium: drawn by pdf.js, n
     // Helvetica is not embedded: its stand-in comes from our own assets.
     expect(traffic.requests.some((url) => /\/assets\/LiberationSans-Regular-[\w-]{8}\.ttf$/.test(url))).toBe(true);
     // The worker runs under the assets' policy (default-src 'none'): it reads the PDF only as the page hands it over.
-    const reach = await (await worker).evaluate(() => fetch('/health').then(() => 'fetched', () => 'refused'));
-    expect(reach).toBe('refused');
+    const running = await worker;
+    expect(await running.evaluate(() => fetch('/health').then(() => 'fetched', () => 'refused'))).toBe('refused');
+    const wasm = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+    // Evaluated in the worker (the test's own types know no WebAssembly value).
+    const compile = (bytes: number[]) =>
+      (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<unknown> } }).WebAssembly.compile(
+        new Uint8Array(bytes),
+      ).then(() => 'compiled', (err: Error) => err.message);
+    const compiled = await running.evaluate(compile, [...wasm]);
+    expect(compiled).toMatch(/Content Security Policy/);
     await page.screenshot({ path: screenshotPath('share-pdf-desktop'), fullPage: true });
     assertClean();
   });
@@ -236,6 +244,16 @@ describe.skipIf(!chromiumFound)('the PDF preview in Chromium: drawn by pdf.js, n
       if (name === 'broken.pdf') await page.screenshot({ path: screenshotPath('share-pdf-broken') });
       assertClean();
     }
+  });
+
+  it('a JPEG 2000 image it cannot decode is left out: the rest of the page is drawn', async () => {
+    const id = await share('file', await upload(onePagePdf(TEXT, { jpxImage: true }), 'scan.pdf', 'application/pdf'));
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}`);
+    expect(await firstPageInk(page)).toBeGreaterThan(500);
+    await expect.poll(() => page.locator('.pdf-page .textLayer').first().textContent()).toContain(TEXT);
+    expect(await page.locator('.pdf-page-problem, .pdf-failed').count()).toBe(0);
+    assertClean();
   });
 
   it('HTML named like a PDF shows its source; a PDF with an active name is still only drawn by pdf.js', async () => {

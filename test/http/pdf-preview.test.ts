@@ -137,6 +137,8 @@ describe('pdf.js itself: served by us, outside the first visit', () => {
 
     const workerFile = await t.request('GET', `/assets/${worker}`);
     expect(workerFile.status).toBe(200);
+    // What would run a PDF's JavaScript is pdf.js's scripting sandbox (QuickJS, in pdf.sandbox.mjs): shipped nowhere.
+    for (const text of [entryText, chunk.text, workerFile.text]) expect(text).not.toMatch(/QuickJS|pdf\.sandbox/i);
     expect(workerFile.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(workerFile.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // The assets' policy is the worker's own: no network, no eval, no WebAssembly inside it.

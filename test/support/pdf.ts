@@ -14,6 +14,8 @@ export interface PdfOptions {
    * table at its end first.
    */
   padding?: number;
+  /** A JPEG 2000 image on the first page (bytes no decoder could read), drawn above the text. */
+  jpxImage?: boolean;
 }
 
 /**
@@ -30,13 +32,23 @@ export function pdfWithPages(texts: string[], options: PdfOptions = {}): Buffer 
     `<< /Type /Pages /Kids [${kids}] /Count ${texts.length} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
+  const imageRef = firstPage + 2 * texts.length;
   texts.forEach((text, i) => {
-    const stream = `BT /F1 36 Tf 40 700 Td ${literal(text)} Tj ET`;
+    const image = options.jpxImage && i === 0;
+    const stream = `${image ? 'q 200 0 0 100 40 500 cm /Im1 Do Q ' : ''}BT /F1 36 Tf 40 700 Td ${literal(text)} Tj ET`;
+    const xobjects = image ? ` /XObject << /Im1 ${imageRef} 0 R >>` : '';
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${firstPage + 2 * i + 1} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >>${xobjects} >> /Contents ${firstPage + 2 * i + 1} 0 R >>`,
       `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
     );
   });
+  if (options.jpxImage) {
+    // The JP2 signature box, then nothing a decoder could use.
+    const jpx = `\x00\x00\x00\x0CjP  \r\n\x87\n${'\x00'.repeat(64)}`;
+    objects.push(
+      `<< /Type /XObject /Subtype /Image /Width 20 /Height 10 /Filter /JPXDecode /Length ${jpx.length} >>\nstream\n${jpx}\nendstream`,
+    );
+  }
   if (options.padding) objects.push(`<< /Length ${options.padding} >>\nstream\n${'%'.repeat(options.padding)}\nendstream`);
   if (options.passwordProtected) {
     const garbage = `<${'ab'.repeat(32)}>`;
