@@ -10,6 +10,7 @@ import type {
   LoginResult,
   MeView,
   PasteView,
+  SearchHits,
   SearchView,
   ShareView,
   TokenView,
@@ -41,6 +42,14 @@ export interface ShareKey {
    * except on a share with a maximum of downloads, which no read steps around.
    */
   preview?: boolean;
+}
+
+/**
+ * A folder's own page inside a folder share: the read is refused (not_found) unless `folderId` names the shared
+ * folder or one below it, checked once the share is unlocked and before anything is counted.
+ */
+export interface FolderPage {
+  folderId?: string;
 }
 
 /**
@@ -103,7 +112,7 @@ export interface FileContent {
   open(range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
 }
 
-/** One file of a share's archive, at its path inside the shared folder ('/'-separated, every segment a clean name). */
+/** One file of a share's archive, at its path inside the archive ('/'-separated, every segment a clean name). */
 export interface ArchiveEntry {
   path: string;
   size: number;
@@ -113,9 +122,12 @@ export interface ArchiveEntry {
 
 /** What a shared folder or collection comes to as one download. */
 export interface ShareArchive {
-  /** The archive's file name without its extension: the folder's or the collection's name. */
+  /**
+   * The archive's file name without its extension, and the one top-level directory everything in it lies below:
+   * the (sub)folder's or the collection's name.
+   */
   name: string;
-  /** Every folder, empty ones included, so the archive keeps the tree's shape ('/'-separated paths). */
+  /** Every folder, that directory and empty ones included, so the archive keeps the tree's shape ('/'-separated). */
   folders: string[];
   files: ArchiveEntry[];
 }
@@ -178,6 +190,8 @@ export interface ResumableUploadState {
   /** When it expires unless more bytes come; null once complete. */
   expiresAt: Date | null;
   fileId: string | null;
+  /** Once complete: the share of its file (the one the upload asked for), while it stands; else null. */
+  shareId: string | null;
 }
 
 /** What one sweep of expired resumable uploads did. */
@@ -298,7 +312,7 @@ export interface Core {
    * Public; counts a view on success unless the reader is the owner or only peeks. A share that is not active is
    * `gone`, except to its owner's session, which also needs no password.
    */
-  getShare: UseCase<{ actor: Actor | null } & ShareKey, ShareView>;
+  getShare: UseCase<{ actor: Actor | null } & ShareKey & FolderPage, ShareView>;
   /**
    * Reads a protected share with its password, as getShare does (counting a view), and hands out a grant that opens
    * it without the password until it expires, the password changes or the share is deleted. Null for an open share.
@@ -314,11 +328,12 @@ export interface Core {
   openShareContent: UseCase<{ actor: Actor | null } & ShareKey, FileContent>;
   /**
    * Every file of a shared folder (its whole subtree) or collection, to be streamed as one archive; counts one
-   * download (unless the reader is the owner or only peeks) before any byte is read.
+   * download (unless the reader is the owner or only peeks) before any byte is read. With `folderId`, the subtree of
+   * that folder of a folder share (not_found for any folder the share does not reach), counted the same way.
    */
-  openShareArchive: UseCase<{ actor: Actor | null } & ShareKey, ShareArchive>;
+  openShareArchive: UseCase<{ actor: Actor | null; folderId?: string } & ShareKey, ShareArchive>;
   // search and usage
-  search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchView>;
+  search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchHits>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;
   // admin
   listUsers: UseCase<{ actor: Actor }, AdminUserView[]>;

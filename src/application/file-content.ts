@@ -1,5 +1,5 @@
 import type { StoredFile } from '../domain/index.js';
-import { dispositionFor, isActiveContent } from '../domain/index.js';
+import { dispositionFor, isActiveContent, isCodeType, servedType } from '../domain/index.js';
 import type { FileContent } from './contract.js';
 import type { Ports } from './ports/index.js';
 
@@ -7,14 +7,15 @@ import type { Ports } from './ports/index.js';
 export function fileContent(p: Pick<Ports, 'blobs'>, file: StoredFile): FileContent {
   return {
     name: file.name,
-    mime: file.mime,
+    // Scripts, WebAssembly and style sheets go out as text/plain attachments; the File view keeps the stored type.
+    mime: servedType(file.mime),
     charset: file.charset,
     size: file.size,
     // A file's bytes never change and ids are never reused, so the id is a strong validator; the blob key would
     // do as well but is storage detail no client may see.
     etag: `"${file.id}"`,
     lastModified: file.createdAt,
-    disposition: dispositionFor(file.mime, file.name),
+    disposition: isCodeType(file.mime) ? 'attachment' : dispositionFor(file.mime, file.name),
     active: isActiveContent(file.mime, file.name),
     open: (range) => p.blobs.read(file.blobKey, range),
   };

@@ -120,6 +120,22 @@ export interface SearchView {
   folders: FolderView[];
 }
 
+/** One folder on the way to a search hit. */
+export interface PathStep {
+  id: string;
+  name: string;
+}
+
+/** Where a hit sits: its folders from the top level down to the one that holds it; empty at the top level. */
+export interface Placed {
+  path: PathStep[];
+}
+
+export interface SearchHits {
+  files: (FileView & Placed)[];
+  folders: (FolderView & Placed)[];
+}
+
 const iso = isoTime;
 
 export function fileView(file: StoredFile, shareId: string | null): FileView {

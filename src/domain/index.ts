@@ -9,3 +9,4 @@ export * from './paste.js';
 export * from './share.js';
 export * from './token.js';
 export * from './user.js';
+export * from './served-type.js';

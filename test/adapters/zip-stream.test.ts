@@ -64,6 +64,18 @@ describe('the zip stream', () => {
     for (const [path] of FILES) expect(existsSync(join(out, path))).toBe(true);
   });
 
+  it('refuses, before a byte, an entry name APPNOTE 4.4.17 forbids: drive, stream, backslash, slash, dots, controls', () => {
+    const bad = ['C:/win.txt', 'D:', 'dir/a:b', 'C:\\dir\\x', '/etc/passwd', '../x', 'a/./b', 'a//b', '', 'x\u0007', 'x\u0085'];
+    for (const path of bad) {
+      expect(() => new ZipStream({ folders: [], files: [entry(path, Buffer.from('x'))] }), path).toThrow('APPNOTE 4.4.17');
+    }
+    for (const path of ['C:', '..', '/abs']) {
+      expect(() => new ZipStream({ folders: [path], files: [] }), path).toThrow('APPNOTE 4.4.17');
+    }
+    expect(new ZipStream({ folders: ['C_'], files: [entry('C_/Meeting 10_30.txt', Buffer.from('x'))] }).layout.entries)
+      .toHaveLength(2);
+  });
+
   it('fails rather than end in a broken archive when a file yields other than its size', async () => {
     const short = { ...entry('short.bin', Buffer.from('1234')), size: 10 };
     await expect(zipOf(new ZipStream({ folders: [], files: [short] }))).rejects.toThrow('read 4 bytes, expected 10');

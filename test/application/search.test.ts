@@ -64,6 +64,40 @@ describe('search', () => {
     ]);
   });
 
+  it('names the folders each hit sits in, from the top level down, also for a search inside a folder', async () => {
+    const { core, alice, reports, archive } = await setup();
+    const path = (items: { name: string; path: { id: string; name: string }[] }[]) =>
+      Object.fromEntries(items.map((i) => [i.name, i.path.map((step) => step.name).join(' / ')]));
+    const all = await core.search.execute({ actor: alice, query: 'report', folderId: null, recursive: false });
+    expect(path(all.files)).toEqual({ 'old REPORT.txt': 'Reports / Archive', 'Q1 report.pdf': 'Reports', 'report-top.txt': '' });
+    expect(path(all.folders)).toEqual({ Reports: '', 'Sub report': 'Reports / Archive' });
+    expect(all.files[0]?.path).toEqual([
+      { id: reports.id, name: 'Reports' },
+      { id: archive.id, name: 'Archive' },
+    ]);
+    const inside = await core.search.execute({ actor: alice, query: 'report', folderId: archive.id, recursive: true });
+    expect(path(inside.files)).toEqual({ 'old REPORT.txt': 'Reports / Archive' });
+    // A rename shows in the next search.
+    await core.updateFolder.execute({ actor: alice, id: reports.id, name: 'Old reports' });
+    const renamed = await core.search.execute({ actor: alice, query: 'q1', folderId: null, recursive: false });
+    expect(path(renamed.files)).toEqual({ 'Q1 report.pdf': 'Old reports' });
+  });
+
+  it('looks the paths up level by level, one query per level for all hits together', async () => {
+    const ctx = makeCore();
+    const alice = (await signUp(ctx, 'alice')).actor;
+    let parent: string | null = null;
+    for (let depth = 0; depth < 4; depth++) parent = (await mkdir(ctx.core, alice, `level-${depth}`, parent)).id;
+    for (let i = 0; i < 20; i++) await put(ctx.core, alice, `deep-${i}.txt`, parent);
+    const findMany = ctx.ports.folders.findMany.bind(ctx.ports.folders);
+    let calls = 0;
+    ctx.ports.folders.findMany = (ownerId, ids) => ((calls += 1), findMany(ownerId, ids));
+    const result = await ctx.core.search.execute({ actor: alice, query: 'deep', folderId: null, recursive: false });
+    expect(result.files).toHaveLength(20);
+    expect(result.files.every((f) => f.path.map((s) => s.name).join('/') === 'level-0/level-1/level-2/level-3')).toBe(true);
+    expect(calls).toBe(4);
+  });
+
   it('answers not_found for a foreign or unknown folder, and forbids uploader tokens', async () => {
     const { core, alice, bob, reports } = await setup();
     await expect(core.search.execute({ actor: bob, query: '', folderId: reports.id, recursive: false })).rejects.toMatchObject(

@@ -209,6 +209,26 @@ describe('shares', () => {
       expect((await ctx.core.listShares.execute({ actor: alice })).map((v) => v.id)).toEqual([kept.id]);
     });
 
+    it("a folder's page counts the view only for a folder the share reaches, now, not when it was linked", async () => {
+      const mkdir = (name: string, parentId: string | null) =>
+        ctx.core.createFolder.execute({ actor: alice, name, parentId });
+      const top = await mkdir('top', null);
+      const sub = await mkdir('sub', top.id);
+      const elsewhere = await mkdir('elsewhere', null);
+      const s = await share(alice, 'folder', top.id);
+      const page = (folderId: string) => ctx.core.getShare.execute({ actor: null, id: s.id, password: null, folderId });
+      expect((await page(sub.id)).views).toBe(1);
+      expect((await page(top.id)).views).toBe(2);
+      await expect(page(elsewhere.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(page('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ code: 'not_found' });
+      // Moved out of the shared folder: its old link leads nowhere; and the archive of it is refused the same way.
+      await ctx.core.updateFolder.execute({ actor: alice, id: sub.id, parentId: elsewhere.id });
+      await expect(page(sub.id)).rejects.toMatchObject({ code: 'not_found' });
+      const archive = ctx.core.openShareArchive.execute({ actor: null, id: s.id, password: null, folderId: sub.id });
+      await expect(archive).rejects.toMatchObject({ code: 'not_found' });
+      expect(await ctx.ports.shares.findById(s.id)).toMatchObject({ views: 2, downloads: 0 });
+    });
+
     it("lists the caller's shares only, with their view counts", async () => {
       const a = await share(alice, 'paste', (await paste(alice)).id);
       await share(bob, 'paste', (await paste(bob)).id);

@@ -68,7 +68,7 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     expect(await page.locator('main img').count()).toBe(0);
 
     await page.getByRole('link', { name: 'API tokens' }).click();
-    await page.getByLabel('Name').fill('laptop');
+    await page.getByLabel('Name', { exact: true }).fill('laptop');
     await page.getByRole('button', { name: 'Create token' }).click();
     const curl = (await page.locator('.notice pre').textContent()) ?? '';
     expect(curl).toMatch(new RegExp(`^curl -H "Authorization: token [A-Za-z0-9_-]{40,}" -F file=@photo.jpg ${t.url}/api/file$`));

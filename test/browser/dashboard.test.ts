@@ -106,7 +106,8 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Actions for big.bin' }).click();
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByLabel('Password (optional)').fill('open sesame');
-    await page.getByLabel('Expires').fill('2027-01-15T12:00');
+    await page.getByLabel('Expires').selectOption('date');
+    await page.getByLabel('Expiry date and time').fill('2027-01-15T12:00');
     await page.getByRole('button', { name: 'Create link' }).click();
     const link = page.getByLabel('Share link');
     await expect.poll(() => link.isVisible()).toBe(true);
@@ -153,8 +154,9 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     await admin.page.getByRole('button', { name: 'Create user' }).click();
     const card = admin.page.getByRole('listitem', { name: 'carol' });
     await card.waitFor();
-    await card.getByLabel('Bytes (empty: default)').fill('1000');
-    await card.getByRole('button', { name: 'Set limit' }).click();
+    const storage = card.getByRole('form', { name: 'Storage maximum of carol' });
+    await storage.getByLabel('Storage maximum').fill('1 kB');
+    await storage.getByRole('button', { name: 'Set' }).click();
     await expect.poll(() => card.locator('.usage-row').first().textContent()).toContain('0 bytes of 1 kB');
     await admin.page.screenshot({ path: screenshotPath('dashboard-admin-1280') });
     expect(await overflowsHorizontally(admin.page)).toBe(false);

@@ -51,7 +51,7 @@ describe.skipIf(!chromiumFound)('the share page on a 375 px screen', () => {
       path: `/s/${await share('folder', root.body.id)}`,
       ready: '.folder-list',
       act: async (page) => {
-        await page.getByRole('button', { name: LONG_NAME, exact: true }).click();
+        await page.getByRole('link', { name: LONG_NAME, exact: true }).click();
         await page.getByRole('button', { name: `Preview ${LONG_NAME}.ts` }).click();
         await page.waitForSelector('pre code');
       },

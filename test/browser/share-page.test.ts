@@ -1,13 +1,36 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { recordWebm, solidPng } from '../support/media.js';
+import { shareCounts } from '../support/share-counts.js';
+import { tempDir } from '../support/temp.js';
 import { readZip } from '../support/zip-reader.js';
 
 if (!chromiumFound) console.log(ENABLE_HINT);
+
+const UNZIP = '/usr/bin/unzip';
+
+/** The names Info-ZIP's `unzip -l` lists in an archive; null, with a line saying why, when it is not installed. */
+function unzipList(bytes: Buffer): string[] | null {
+  if (!existsSync(UNZIP)) {
+    console.log(`skipped: no ${UNZIP} to list the archive with (apt-get install unzip)`);
+    return null;
+  }
+  const file = join(tempDir('zip'), 'saved.zip');
+  writeFileSync(file, bytes);
+  const run = spawnSync(UNZIP, ['-l', file], { encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  // A header, a dashed line, one "length date time name" line per entry, a dashed line, the totals.
+  const lines = run.stdout.split('\n');
+  const first = lines.findIndex((line) => line.startsWith('---------'));
+  const last = lines.findIndex((line, i) => i > first && line.startsWith('---------'));
+  return lines.slice(first + 1, last).map((line) => /^\s*\d+\s+\S+\s+\S+\s{3}(.*)$/.exec(line)![1]!);
+}
 
 const XSS = '<img src=x onerror=alert(1)>';
 /** Elements an XSS attempt would create: none of them is ever part of the page's own markup. */
@@ -133,11 +156,11 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     const root = await folder(`Photos ${XSS}`);
     const inner = await folder(`inner ${XSS}`, root);
     const files = new Map([
-      ['a.txt', Buffer.from('one')],
-      [`inner ${XSS}/deep.txt`, Buffer.from('the deep text')],
+      [`Photos ${XSS}/a.txt`, Buffer.from('one')],
+      [`Photos ${XSS}/inner ${XSS}/deep.txt`, Buffer.from('the deep text')],
     ]);
-    await upload(files.get('a.txt')!, 'a.txt', 'text/plain', root);
-    await upload(files.get(`inner ${XSS}/deep.txt`)!, 'deep.txt', 'text/plain', inner);
+    await upload(files.get(`Photos ${XSS}/a.txt`)!, 'a.txt', 'text/plain', root);
+    await upload(files.get(`Photos ${XSS}/inner ${XSS}/deep.txt`)!, 'deep.txt', 'text/plain', inner);
     const id = await share('folder', root);
 
     const { page, assertClean } = await watchedPage(browser);
@@ -145,7 +168,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await expect.poll(() => heading(page)).toBe(`Photos ${XSS}`);
     expect(await page.locator('dl').innerText()).toContain('1 file, 1 folder');
 
-    await page.getByRole('button', { name: `inner ${XSS}` }).click();
+    await page.getByRole('link', { name: `inner ${XSS}` }).click();
     await page.getByRole('button', { name: 'Preview deep.txt' }).click();
     await expect.poll(() => page.locator('pre code').textContent()).toBe('the deep text');
     await page.screenshot({ path: screenshotPath('share-folder-desktop'), fullPage: true });
@@ -154,7 +177,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     const deep = await download(page, 'Download deep.txt');
     expect(deep.bytes.toString()).toBe('the deep text');
 
-    await crumbs.getByRole('button', { name: `Photos ${XSS}` }).click();
+    await crumbs.getByRole('link', { name: `Photos ${XSS}` }).click();
     await page.getByRole('link', { name: 'Download a.txt' }).waitFor();
     const zip = await download(page, 'Download all (.zip)');
     // Chromium writes < and > in a saved file's name as _.
@@ -174,7 +197,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     const id = await share('folder', root);
     const { page, assertClean } = await watchedPage(browser);
     await page.goto(`${t.url}/s/${id}`);
-    await page.getByRole('button', { name: 'Sub' }).waitFor();
+    await page.getByRole('link', { name: 'Sub' }).waitFor();
 
     /** Presses Tab (or `key`) until the focused element's label or text is `name`; fails past 30 presses. */
     const tabTo = async (name: string, key = 'Tab') => {
@@ -190,12 +213,14 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     };
     await tabTo('📁 Sub');
     await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/s/${id}/f/${sub}`);
     await tabTo('Preview note.txt');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('pre code').textContent()).toBe('typed text');
     await tabTo('Keys', 'Shift+Tab');
     await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Sub' }).waitFor();
+    await page.getByRole('link', { name: 'Sub' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/s/${id}`);
 
     const locked = await share('file', await upload('x', 'locked.txt', 'text/plain'), { password: 'keyboard only' });
     await page.goto(`${t.url}/s/${locked}`);
@@ -204,6 +229,134 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => heading(page)).toBe('locked.txt');
     assertClean();
+  });
+
+  /** The folder a share's folder browser shows: the breadcrumbs' current entry. */
+  const current = (page: Page) => page.locator('.breadcrumbs [aria-current="location"]').textContent();
+  const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+  /** Album / Year 2025 / Summer, a file in the first and the last, shared. */
+  async function album(options: Record<string, unknown> = {}) {
+    const root = await folder('Album');
+    const year = await folder('Year 2025', root);
+    const summer = await folder('Summer', year);
+    await upload('cover', 'cover.txt', 'text/plain', root);
+    await upload('sand and sea', 'beach.txt', 'text/plain', summer);
+    return { root, year, summer, id: await share('folder', root, options) };
+  }
+
+  it('each folder has its own address: opened directly, Back and Forward between folders, a reload keeps it', async () => {
+    const { year, summer, id } = await album();
+    const { page, assertClean } = await watchedPage(browser);
+
+    await page.goto(`${t.url}/s/${id}/f/${summer}`);
+    await expect.poll(() => current(page)).toBe('Summer');
+    expect(await heading(page)).toBe('Album');
+    const crumbs = page.getByRole('navigation', { name: 'Folder path' });
+    expect(await crumbs.locator('li').allInnerTexts()).toEqual(['Album', 'Year 2025', 'Summer']);
+    await page.getByRole('link', { name: 'Download beach.txt' }).waitFor();
+    // The breadcrumbs are real links to the folders' addresses; the shared folder's is the share's own.
+    expect(await crumbs.getByRole('link', { name: 'Year 2025' }).getAttribute('href')).toBe(`/s/${id}/f/${year}`);
+    expect(await crumbs.getByRole('link', { name: 'Album' }).getAttribute('href')).toBe(`/s/${id}`);
+    await page.screenshot({ path: screenshotPath('share-folder-address-desktop'), fullPage: true });
+
+    await crumbs.getByRole('link', { name: 'Year 2025' }).click();
+    await expect.poll(() => current(page)).toBe('Year 2025');
+    expect(pathOf(page)).toBe(`/s/${id}/f/${year}`);
+    await crumbs.getByRole('link', { name: 'Album' }).click();
+    await expect.poll(() => current(page)).toBe('Album');
+    expect(pathOf(page)).toBe(`/s/${id}`);
+    await page.getByRole('link', { name: 'Download cover.txt' }).waitFor();
+
+    await page.goBack();
+    await expect.poll(() => current(page)).toBe('Year 2025');
+    expect(pathOf(page)).toBe(`/s/${id}/f/${year}`);
+    await page.goBack();
+    await expect.poll(() => current(page)).toBe('Summer');
+    expect(pathOf(page)).toBe(`/s/${id}/f/${summer}`);
+    await page.getByRole('link', { name: 'Download beach.txt' }).waitFor();
+    await page.goForward();
+    await expect.poll(() => current(page)).toBe('Year 2025');
+    expect(pathOf(page)).toBe(`/s/${id}/f/${year}`);
+
+    await page.reload();
+    await expect.poll(() => current(page)).toBe('Year 2025');
+    await page.getByRole('list', { name: 'Folders' }).getByRole('link', { name: 'Summer' }).click();
+    await expect.poll(() => current(page)).toBe('Summer');
+    expect(pathOf(page)).toBe(`/s/${id}/f/${summer}`);
+    await page.goBack();
+    await expect.poll(() => current(page)).toBe('Year 2025');
+    // Two loads of the page (the first and the reload) are two visits; moving between folders counted nothing.
+    expect(await shareCounts(t.request, token, id)).toEqual({ views: 2, downloads: 0 });
+    assertClean();
+  });
+
+  it("a folder's page offers its own zip: one top-level folder named after it, listed by unzip -l", async () => {
+    const { year, id } = await album();
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(`${t.url}/s/${id}/f/${year}`);
+    await expect.poll(() => current(page)).toBe('Year 2025');
+
+    const folderZip = await download(page, 'Download this folder (.zip)');
+    expect(folderZip.name).toBe('Year 2025.zip');
+    const inFolder = ['Year 2025/', 'Year 2025/Summer/', 'Year 2025/Summer/beach.txt'];
+    expect(readZip(folderZip.bytes).map((e) => e.name).sort()).toEqual(inFolder);
+    const listed = unzipList(folderZip.bytes);
+    if (listed) expect(listed.sort()).toEqual(inFolder);
+
+    await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Album' }).click();
+    const whole = await download(page, 'Download all (.zip)');
+    expect(whole.name).toBe('Album.zip');
+    const below = ['', 'Year 2025/', 'Year 2025/Summer/', 'Year 2025/Summer/beach.txt', 'cover.txt'];
+    const all = below.map((path) => `Album/${path}`);
+    expect(readZip(whole.bytes).map((e) => e.name).sort()).toEqual(all.sort());
+    const listedAll = unzipList(whole.bytes);
+    if (listedAll) expect(listedAll.sort()).toEqual(all.sort());
+    expect(await shareCounts(t.request, token, id)).toEqual({ views: 1, downloads: 2 });
+    assertClean();
+  });
+
+  it("a protected folder's address in a fresh browser: the password, then that same folder, at 375 px too", async () => {
+    const { summer, id } = await album({ password: 'open sesame' });
+    const elsewhere = await folder('Elsewhere');
+    const phone = { viewport: { width: 375, height: 740 } };
+
+    const first = await watchedPage(browser, phone);
+    expect((await first.page.goto(`${t.url}/s/${id}/f/${summer}`))!.status()).toBe(200);
+    await first.page.getByLabel('Password').waitFor();
+    expect(await first.page.locator('main').innerText()).not.toMatch(/Album|Summer|beach/);
+    await first.page.screenshot({ path: screenshotPath('share-folder-address-locked-375'), fullPage: true });
+    await unlockWith(first.page, 'open sesame');
+    await expect.poll(() => current(first.page)).toBe('Summer');
+    expect(pathOf(first.page)).toBe(`/s/${id}/f/${summer}`);
+    await first.page.getByRole('link', { name: 'Download beach.txt' }).waitFor();
+    expect(await first.page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await first.page.screenshot({ path: screenshotPath('share-folder-address-375'), fullPage: true });
+    // A reload opens the same folder without the password (the grant of this browser).
+    await first.page.reload();
+    await expect.poll(() => current(first.page)).toBe('Summer');
+    // With the grant, a folder outside the share is the 404 page.
+    first.expectHttpError(`/s/${id}/f/${elsewhere}`, 404);
+    expect((await first.page.goto(`${t.url}/s/${id}/f/${elsewhere}`))!.status()).toBe(404);
+    await expect.poll(() => heading(first.page)).toBe('Folder not found');
+    first.assertClean();
+
+    // Another browser knows nothing of that unlock: the password again, then the same folder.
+    const second = await watchedPage(browser);
+    await second.page.goto(`${t.url}/s/${id}/f/${summer}`);
+    await unlockWith(second.page, 'open sesame');
+    await expect.poll(() => current(second.page)).toBe('Summer');
+    second.assertClean();
+
+    // Before the password nothing tells a folder outside the share; once unlocked the page says it is not there.
+    const third = await watchedPage(browser);
+    expect((await third.page.goto(`${t.url}/s/${id}/f/${elsewhere}`))!.status()).toBe(200);
+    await unlockWith(third.page, 'open sesame');
+    await third.page.getByText('This folder is not part of this share.').waitFor();
+    await third.page.getByRole('link', { name: 'Open the shared folder' }).click();
+    await expect.poll(() => current(third.page)).toBe('Album');
+    expect(pathOf(third.page)).toBe(`/s/${id}`);
+    third.assertClean();
   });
 
   it('a collection: a grid of its pictures, every file listed, a zip of all', async () => {
@@ -231,7 +384,7 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
       readZip(zip.bytes)
         .map((e) => e.name)
         .sort(),
-    ).toEqual(['notes.txt', 'pic-0.png', 'pic-1.png']);
+    ).toEqual(['Best of/', 'Best of/notes.txt', 'Best of/pic-0.png', 'Best of/pic-1.png']);
     assertClean();
   });
 
@@ -293,8 +446,9 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await unlockWith(page, 'let me in please');
     await expect.poll(() => heading(page)).toBe('Private');
     const zip = await download(page, 'Download all (.zip)');
-    const [entry] = readZip(zip.bytes);
-    expect(entry!.name).toBe('data.bin');
+    const [top, entry] = readZip(zip.bytes);
+    expect(top!.name).toBe('Private/');
+    expect(entry!.name).toBe('Private/data.bin');
     expect(entry!.bytes.equals(bytes)).toBe(true);
     assertClean();
   });
@@ -315,7 +469,8 @@ describe.skipIf(!chromiumFound)('the share page in Chromium', () => {
     await page.goto(`${t.url}/s/${id}`);
     await unlockWith(page, 'the right one');
     const alert = page.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    // The wait in words: the test clock stands still, so the pause is the whole 30-minute window.
+    await expect.poll(() => alert.textContent()).toBe('Too many wrong passwords. Try again in 30 minutes.');
     expect(await page.getByRole('button', { name: 'Open' }).isDisabled()).toBe(true);
     await page.screenshot({ path: screenshotPath('share-password-paused-375'), fullPage: true });
     assertClean();

@@ -31,6 +31,17 @@ export function folderRepositoryContract(name: string, make: () => Promise<Folde
       expect(await folders.findById('no-such-folder')).toBeNull();
     });
 
+    it("finds many of the owner's live folders by id at once, each once, leaving out unknown, foreign and marked ones", async () => {
+      await insertTree();
+      await folders.insert(aFolder({ id: 'x', ownerId: 'owner-2', parentId: null }));
+      await folders.markDeleting('owner-1', 'c');
+      const found = await folders.findMany('owner-1', ['e', 'a', 'e', 'x', 'c', 'missing']);
+      expect(sorted(ids(found))).toEqual(['a', 'e']);
+      expect(found.find((folder) => folder.id === 'e')).toEqual(await folders.findById('e'));
+      expect(await folders.findMany('owner-1', [])).toEqual([]);
+      expect(ids(await folders.findMany('owner-2', ['x', 'a']))).toEqual(['x']);
+    });
+
     it('rejects a second folder with the same id and keeps the first', async () => {
       const first = aFolder({ id: 'dup', name: 'first' });
       await folders.insert(first);

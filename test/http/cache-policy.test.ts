@@ -21,6 +21,18 @@ describe('what caches may keep', () => {
     for (const answer of answers) expect(answer.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('keeps no page in any cache: the dashboard shell on each of its paths, and a share page', async () => {
+    const token = await t.userToken('e');
+    const folder = await t.request('POST', '/api/folder', { token, json: { name: 'f' } });
+    const share = await t.request('POST', '/api/share', { token, json: { type: 'folder', id: folder.body.id } });
+    for (const path of ['/', `/files/${folder.body.id}`, '/shares', '/account', `/s/${share.body.id}`]) {
+      const page = await t.request('GET', path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('cache-control'), path).toBe('no-store');
+    }
+  });
+
   it('lets stored bytes revalidate and the public reference be cached, as their routes choose', async () => {
     const token = await t.userToken('d');
     const file = await t.upload(token, 'bytes');

@@ -29,6 +29,17 @@ describe('POST /api/search', () => {
     expect(Number.isInteger(res.body.folders[0].fileCount)).toBe(true);
   });
 
+  it('names the folders that hold each hit, from the top level down', async () => {
+    const res = await search({ query: 'report' });
+    const where = (items: Array<{ name: string; path: unknown }>) => Object.fromEntries(items.map((i) => [i.name, i.path]));
+    expect(where(res.body.files)).toEqual({
+      'Report.txt': [{ id: docs, name: 'Docs' }],
+      'old-report.txt': [{ id: docs, name: 'Docs' }, { id: deep, name: 'report-archive' }],
+    });
+    expect(where(res.body.folders)).toEqual({ 'report-archive': [{ id: docs, name: 'Docs' }] });
+    expect((await search({ query: 'other' })).body.files[0].path).toEqual([]);
+  });
+
   it('scopes to direct children of folderId, or the subtree with recursive: true', async () => {
     const direct = await search({ query: 'report', folderId: docs });
     expect(names(direct.body.files)).toEqual(['Report.txt']);

@@ -23,13 +23,24 @@ function holdingOneBlob(held: () => string | null, released: Promise<void>) {
   });
 }
 
-/** The first chunk of a response, and the request to end it with. */
-function firstChunk(url: string): Promise<{ status: number; length: string | undefined; chunk: Buffer; end(): void }> {
+/** The first `atLeast` bytes of a response (as they came, maybe more), and the request to end it with. */
+function firstBytes(
+  url: string,
+  atLeast: number,
+): Promise<{ status: number; length: string | undefined; chunk: Buffer; end(): void }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, (res) => {
-      res.once('data', (chunk: Buffer) =>
-        resolve({ status: res.statusCode!, length: res.headers['content-length'], chunk, end: () => res.destroy() }),
-      );
+      const chunks: Buffer[] = [];
+      let received = 0;
+      const take = (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        if (received < atLeast) return;
+        res.off('data', take);
+        const length = res.headers['content-length'];
+        resolve({ status: res.statusCode!, length, chunk: Buffer.concat(chunks), end: () => res.destroy() });
+      };
+      res.on('data', take);
     });
     req.on('error', reject);
     req.end();
@@ -51,12 +62,14 @@ describe('a share archive is streamed as it is built', () => {
     heldKey = (await http.ports.files.findById(last.body.id))!.blobKey;
     const share = await http.request('POST', '/api/share', { token, json: { type: 'folder', id: folder } });
 
-    const res = await firstChunk(`${http.url}/s/${share.body.id}/archive`);
+    const res = await firstBytes(`${http.url}/s/${share.body.id}/archive`, 4096);
     expect(res.status).toBe(200);
     expect(Number(res.length)).toBeGreaterThan(200_010);
-    // A local file header, then a.txt's bytes: the archive was under way before z.txt's bytes could be read.
+    // Local headers (the top directory's, then a.txt's) and a.txt's bytes: the archive was under way before z.txt's
+    // bytes could be read.
     expect(res.chunk.readUInt32LE(0)).toBe(0x04034b50);
-    expect(res.chunk.includes(Buffer.from('a.txt'))).toBe(true);
+    expect(res.chunk.includes(Buffer.from('Big/a.txt'))).toBe(true);
+    expect(res.chunk.includes(Buffer.from('a'.repeat(1000)))).toBe(true);
     release();
     res.end();
   });

@@ -37,19 +37,19 @@ describe.each(await backends())('a shared folder or collection as one .zip (%s)'
 
   const counts = (id: string) => shareCounts(t.request, token, id);
 
-  it('holds the whole tree, bytes for bytes, stored, with an exact Content-Length, and counts one download', async () => {
+  it('holds the whole tree under one directory named after the folder, bytes for bytes, stored, exact length', async () => {
     const root = await folder('Holiday');
     const sub = await folder('Day 1', root);
     const deeper = await folder('Evening', sub);
     await folder('Empty', root);
     const files = new Map<string, Buffer>([
-      ['notes.txt', Buffer.from('top level')],
-      ['Day 1/photo.bin', randomBytes(300_000)],
-      ['Day 1/Evening/clip.bin', randomBytes(70_000)],
+      ['Holiday/notes.txt', Buffer.from('top level')],
+      ['Holiday/Day 1/photo.bin', randomBytes(300_000)],
+      ['Holiday/Day 1/Evening/clip.bin', randomBytes(70_000)],
     ]);
-    await upload(files.get('notes.txt')!, 'notes.txt', root);
-    await upload(files.get('Day 1/photo.bin')!, 'photo.bin', sub);
-    await upload(files.get('Day 1/Evening/clip.bin')!, 'clip.bin', deeper);
+    await upload(files.get('Holiday/notes.txt')!, 'notes.txt', root);
+    await upload(files.get('Holiday/Day 1/photo.bin')!, 'photo.bin', sub);
+    await upload(files.get('Holiday/Day 1/Evening/clip.bin')!, 'clip.bin', deeper);
     const id = await share('folder', root);
 
     const res = await t.request('GET', `/s/${id}/archive`);
@@ -60,12 +60,13 @@ describe.each(await backends())('a shared folder or collection as one .zip (%s)'
     const entries = readZip(res.bytes);
     const byName = new Map(entries.map((entry) => [entry.name, entry]));
     expect([...byName.keys()].sort()).toEqual([
-      'Day 1/',
-      'Day 1/Evening/',
-      'Day 1/Evening/clip.bin',
-      'Day 1/photo.bin',
-      'Empty/',
-      'notes.txt',
+      'Holiday/',
+      'Holiday/Day 1/',
+      'Holiday/Day 1/Evening/',
+      'Holiday/Day 1/Evening/clip.bin',
+      'Holiday/Day 1/photo.bin',
+      'Holiday/Empty/',
+      'Holiday/notes.txt',
     ]);
     for (const [path, bytes] of files) {
       expect(byName.get(path)!.method).toBe(0);
@@ -74,7 +75,90 @@ describe.each(await backends())('a shared folder or collection as one .zip (%s)'
     expect(await counts(id)).toEqual({ views: 0, downloads: 1 });
   });
 
-  it('a collection: its files side by side, a repeated name made unique', async () => {
+  it('one folder of a folder share: its subtree under a directory of its name, counted as one download', async () => {
+    const root = await folder('Trip');
+    const sub = await folder('Day 1', root);
+    const deeper = await folder('Evening', sub);
+    await folder('Empty', sub);
+    await upload('top level', 'notes.txt', root);
+    const photo = randomBytes(200_000);
+    await upload(photo, 'photo.bin', sub);
+    await upload('night', 'clip.txt', deeper);
+    const id = await share('folder', root, { maxDownloads: 3 });
+
+    const res = await t.request('GET', `/s/${id}/folders/${sub}/archive`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="Day 1.zip"');
+    expect(Number(res.headers.get('content-length'))).toBe(res.bytes.length);
+    const entries = new Map(readZip(res.bytes).map((entry) => [entry.name, entry.bytes]));
+    expect([...entries.keys()].sort()).toEqual([
+      'Day 1/',
+      'Day 1/Empty/',
+      'Day 1/Evening/',
+      'Day 1/Evening/clip.txt',
+      'Day 1/photo.bin',
+    ]);
+    expect(entries.get('Day 1/photo.bin')!.equals(photo)).toBe(true);
+    expect(entries.get('Day 1/Evening/clip.txt')!.toString()).toBe('night');
+    expect(await counts(id)).toEqual({ views: 0, downloads: 1 });
+
+    // Any depth; and the shared folder's own id is the whole share, named after it.
+    const evening = readZip((await t.request('GET', `/s/${id}/folders/${deeper}/archive`)).bytes);
+    expect(evening.map((e) => e.name).sort()).toEqual(['Evening/', 'Evening/clip.txt']);
+    const whole = await t.request('GET', `/s/${id}/folders/${root}/archive`);
+    expect(whole.headers.get('content-disposition')).toBe('attachment; filename="Trip.zip"');
+    expect(readZip(whole.bytes).map((e) => e.name)).toContain('Trip/Day 1/Evening/clip.txt');
+    // The share's download maximum holds across both kinds of archive.
+    expect(await counts(id)).toEqual({ views: 0, downloads: 3 });
+    expect((await t.request('GET', `/s/${id}/folders/${sub}/archive`)).status).toBe(410);
+    expect((await t.request('GET', `/s/${id}/archive`)).status).toBe(410);
+  });
+
+  it('refuses a folder the share does not reach with 404 and counts nothing', async () => {
+    const parent = await folder('Parent');
+    const root = await folder('Shared', parent);
+    const sibling = await folder('Sibling', parent);
+    await upload('x', 'x.txt', root);
+    const id = await share('folder', root);
+    const bob = await t.userToken('bob');
+    const foreign = (await t.request('POST', '/api/folder', { token: bob, json: { name: 'Bobs' } })).body.id as string;
+    for (const outside of [parent, sibling, foreign, 'AAAAAAAAAAAAAAAAAAAAAA']) {
+      const res = await t.request('GET', `/s/${id}/folders/${outside}/archive`);
+      expect(res.status, outside).toBe(404);
+      expect(res.body).toMatchObject({ error: 'not_found' });
+    }
+    expect((await t.request('GET', `/s/${id}/folders/${'x'.repeat(300)}/archive`)).status).toBe(400);
+    expect(await counts(id)).toEqual({ views: 0, downloads: 0 });
+
+    // Not a folder share: no folder of it has an archive of its own.
+    const collection = await t.request('POST', '/api/collection', { token, json: { name: 'C' } });
+    const byCollection = await share('collection', collection.body.id);
+    const byFile = await share('file', await upload('y', 'y.txt', root));
+    for (const other of [byCollection, byFile]) {
+      expect((await t.request('GET', `/s/${other}/folders/${root}/archive`)).status).toBe(404);
+      expect(await counts(other)).toEqual({ views: 0, downloads: 0 });
+    }
+  });
+
+  it("a protected share's folder archive wants its grant, as the whole archive does", async () => {
+    const root = await folder('Vault');
+    const sub = await folder('Inner', root);
+    await upload('kept', 'kept.txt', sub);
+    const id = await share('folder', root, { password: 'let me in' });
+    expect((await t.request('GET', `/s/${id}/folders/${sub}/archive`)).status).toBe(401);
+    const unlocked = await t.request('POST', `/s/${id}/unlock`, { json: { password: 'let me in' } });
+    const cookie = unlocked.headers.get('set-cookie')!.split(';')[0]!;
+    const res = await t.request('GET', `/s/${id}/folders/${sub}/archive`, { headers: { Cookie: cookie } });
+    expect(res.status).toBe(200);
+    expect(readZip(res.bytes).map((e) => [e.name, e.bytes.toString()])).toEqual([
+      ['Inner/', ''],
+      ['Inner/kept.txt', 'kept'],
+    ]);
+    expect(await counts(id)).toEqual({ views: 1, downloads: 1 });
+  });
+
+  it('a collection: its files side by side in one directory named after it, a repeated name made unique', async () => {
     const a = await upload('first', 'same.txt');
     const b = await upload('second', 'same.txt');
     const c = await upload('third', 'other');
@@ -85,9 +169,10 @@ describe.each(await backends())('a shared folder or collection as one .zip (%s)'
     const id = await share('collection', collection.body.id);
     const entries = readZip((await t.request('GET', `/s/${id}/archive`)).bytes);
     expect(entries.map((e) => [e.name, e.bytes.toString()]).sort()).toEqual([
-      ['other', 'third'],
-      ['same (2).txt', 'second'],
-      ['same.txt', 'first'],
+      ['Mixed/', ''],
+      ['Mixed/other', 'third'],
+      ['Mixed/same (2).txt', 'second'],
+      ['Mixed/same.txt', 'first'],
     ]);
   });
 

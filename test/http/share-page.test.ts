@@ -149,3 +149,89 @@ describe('/s/{id}: the page knows the share when it answers', () => {
     expect(await counts(id)).toEqual({ views: 0, downloads: 0 });
   });
 });
+
+describe('/s/{id}/f/{folderId}: the page of one folder inside a folder share', () => {
+  async function folder(name: string, parentId: string | null = null): Promise<string> {
+    const res = await t.request('POST', '/api/folder', { token, json: { name, parentId } });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+  async function share(type: string, id: string, options = {}): Promise<string> {
+    const res = await t.request('POST', '/api/share', { token, json: { type, id, ...options } });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+  /** A shared folder `root` with `sub` and `deep` below it, beside a `sibling` under one `parent`. */
+  async function tree(options = {}) {
+    const parent = await folder('Parent');
+    const root = await folder('Shared', parent);
+    const sub = await folder('Sub', root);
+    const deep = await folder('Deep', sub);
+    const sibling = await folder('Sibling', parent);
+    return { parent, root, sub, deep, sibling, id: await share('folder', root, options) };
+  }
+
+  it('serves the share page with the folder to show, and counts one view as the share page does', async () => {
+    const { root, deep, id } = await tree();
+    const res = await t.request('GET', `/s/${id}/f/${deep}`, { headers: { 'User-Agent': BROWSER } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(pageData(res.text)).toMatchObject({
+      state: 'open',
+      folderId: deep,
+      share: { id, url: `${t.url}/s/${id}`, type: 'folder', folder: { id: root, name: 'Shared' } },
+    });
+    expect(cardTags(res.text).get('og:url')).toBe(`${t.url}/s/${id}/f/${deep}`);
+    expect(await counts(id)).toEqual({ views: 1, downloads: 0 });
+    // The shared folder's own id is a folder of it too; a bot peeking at a folder's page counts nothing.
+    expect(pageData((await t.request('GET', `/s/${id}/f/${root}`)).text)).toMatchObject({ folderId: root });
+    expect((await t.request('GET', `/s/${id}/f/${deep}`, { headers: { 'User-Agent': SLACK } })).status).toBe(200);
+    expect(await counts(id)).toEqual({ views: 2, downloads: 0 });
+  });
+
+  it('is the 404 page for a folder the share does not reach, counting nothing', async () => {
+    const { parent, sibling, id } = await tree();
+    const bob = await t.userToken('bob');
+    const foreign = (await t.request('POST', '/api/folder', { token: bob, json: { name: 'Bobs' } })).body.id as string;
+    for (const outside of [parent, sibling, foreign, 'AAAAAAAAAAAAAAAAAAAAAA', 'x'.repeat(300), '%3Cscript%3E']) {
+      const res = await t.request('GET', `/s/${id}/f/${outside}`);
+      expect(res.status, outside).toBe(404);
+      expect(pageData(res.text)).toEqual({ state: 'not-found' });
+      expect(res.text).not.toMatch(/Shared|Parent|Sibling|alice/);
+    }
+    expect(await counts(id)).toEqual({ views: 0, downloads: 0 });
+
+    // Shares of other kinds have no folder pages, whichever folder is named.
+    const { root: other } = await tree();
+    const collection = await t.request('POST', '/api/collection', { token, json: { name: 'C' } });
+    const file = (await t.upload(token, 'x', { filename: 'x.txt', folderId: other })).body.id as string;
+    for (const kind of [await share('collection', collection.body.id), await share('file', file)]) {
+      expect((await t.request('GET', `/s/${kind}/f/${other}`)).status).toBe(404);
+      expect(await counts(kind)).toEqual({ views: 0, downloads: 0 });
+    }
+    // A share that does not exist is the same 404 page.
+    expect((await t.request('GET', `/s/AAAAAAAAAAAAAAAAAAAAAA/f/${other}`)).status).toBe(404);
+  });
+
+  it('a protected share: the password form, then with the grant the folder; a folder outside is still 404', async () => {
+    const { sub, sibling, id } = await tree({ password: 'open sesame' });
+    const locked = await t.request('GET', `/s/${id}/f/${sub}`);
+    expect(locked.status).toBe(200);
+    expect(pageData(locked.text)).toEqual({ state: 'locked', folderId: sub });
+    expect(locked.text).not.toMatch(/Shared|Sub|alice/);
+    expect(await counts(id)).toEqual({ views: 0, downloads: 0 });
+
+    const unlocked = await t.request('POST', `/s/${id}/unlock`, { json: { password: 'open sesame' } });
+    expect(unlocked.status).toBe(200);
+    const cookie = unlocked.headers.get('set-cookie')!.split(';')[0]!;
+    const open = await t.request('GET', `/s/${id}/f/${sub}`, { headers: { Cookie: cookie } });
+    expect(open.status).toBe(200);
+    expect(pageData(open.text)).toMatchObject({ state: 'open', folderId: sub, share: { id } });
+    const outside = await t.request('GET', `/s/${id}/f/${sibling}`, { headers: { Cookie: cookie } });
+    expect(outside.status).toBe(404);
+    // The unlock and the visit with the grant: one view each, as on /s/{id}; the 404 counted nothing.
+    expect(await counts(id)).toEqual({ views: 2, downloads: 0 });
+  });
+});

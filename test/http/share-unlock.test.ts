@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ports } from '../../src/application/ports/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { rawRequest } from '../support/raw-http.js';
 
 let t: HttpTest | undefined;
 afterEach(async () => {
@@ -85,6 +86,63 @@ describe('unlocking a protected share for its page', () => {
     const range = await http.request('GET', `/s/${id}/content`, { headers: { ...headers, Range: 'bytes=4-9' } });
     expect(range.status).toBe(206);
     expect(range.text).toBe('secret');
+  });
+
+  it('the grant counts for our own origin and top-level navigations, not for another origin\'s subresource', async () => {
+    const { http, token } = await setUp();
+    const folder = await http.request('POST', '/api/folder', { token, json: { name: 'Locked' } });
+    const inner = await http.upload(token, 'inner bytes', { folderId: folder.body.id, filename: 'inner.png', type: 'image/png' });
+    const share = await http.request('POST', '/api/share', {
+      token,
+      json: { type: 'folder', id: folder.body.id, password: PASSWORD },
+    });
+    const id = share.body.id as string;
+    const { cookie } = await unlock(http, id, PASSWORD);
+    const fetchMeta = (site: string, mode: string, dest: string) => ({
+      'Sec-Fetch-Site': site,
+      'Sec-Fetch-Mode': mode,
+      'Sec-Fetch-Dest': dest,
+    });
+    const sibling = 'http://127.0.0.1:1';
+    const routes = [`/s/${id}/files/${inner.body.id}`, `/s/${id}/archive`, `/s/${id}/folders/${folder.body.id}`];
+    const honoured: Array<[string, Record<string, string>]> = [
+      ['a same-origin image', fetchMeta('same-origin', 'no-cors', 'image')],
+      ['a same-origin fetch', { ...fetchMeta('same-origin', 'cors', 'empty'), Origin: http.url }],
+      ['an address typed or bookmarked', fetchMeta('none', 'navigate', 'document')],
+      ['a same-site top-level navigation (a link on a sibling subdomain)', fetchMeta('same-site', 'navigate', 'document')],
+      ['a client that sends no fetch metadata', {}],
+    ];
+    const refused: Array<[string, Record<string, string>]> = [
+      ['a same-site image (another port, a sibling subdomain)', fetchMeta('same-site', 'no-cors', 'image')],
+      ['a same-site video', fetchMeta('same-site', 'no-cors', 'video')],
+      ['a same-site fetch', { ...fetchMeta('same-site', 'cors', 'empty'), Origin: sibling }],
+      ['a same-site frame', fetchMeta('same-site', 'navigate', 'iframe')],
+      ['a cross-site image', fetchMeta('cross-site', 'no-cors', 'image')],
+      ['a cross-site script', fetchMeta('cross-site', 'no-cors', 'script')],
+      ['a foreign Origin without fetch metadata', { Origin: sibling }],
+    ];
+    // Off the wire: fetch() writes a Sec-Fetch-Mode of its own over the one a test gives it.
+    const get = (path: string, headers: Record<string, string>) =>
+      rawRequest(
+        http.url,
+        [`GET ${path} HTTP/1.1`, `Host: ${new URL(http.url).host}`, `Cookie: ${cookie}`, 'Connection: close']
+          .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', '')
+          .join('\r\n'),
+      );
+    for (const [what, headers] of honoured) {
+      for (const path of routes) expect((await get(path, headers)).status, `${what}: ${path}`).toBe(200);
+    }
+    for (const [what, headers] of refused) {
+      for (const path of routes) {
+        const res = await get(path, headers);
+        expect(res.status, `${what}: ${path}`).toBe(401);
+        expect(res.body, `${what}: ${path}`).toContain('"error":"share_password_required"');
+      }
+    }
+    // The page itself: a top-level navigation from a sibling opens it; the same request as a frame finds it locked.
+    const page = async (headers: Record<string, string>) => (await get(`/s/${id}`, headers)).body;
+    expect(await page(fetchMeta('same-site', 'navigate', 'document'))).toContain('"state":"open"');
+    expect(await page(fetchMeta('same-site', 'navigate', 'iframe'))).toContain('"state":"locked"');
   });
 
   it('a grant reads in parallel without hashing or meeting the guess throttle', async () => {

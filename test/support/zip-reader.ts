@@ -37,3 +37,48 @@ export function readZip(zip: Buffer): ZipEntry[] {
   }
   return entries;
 }
+
+export interface LocalHeader {
+  offset: number;
+  name: string;
+  /** General purpose flags: bit 3, sizes in a descriptor after the data; bit 11, a UTF-8 name. */
+  flags: number;
+}
+
+/**
+ * Walks the local headers from the archive's first byte to its central directory, as a streaming extractor reads
+ * them, without looking at the central directory. An entry whose sizes follow its data (bit 3) ends at the first
+ * data descriptor whose recorded size reaches back exactly to the entry's data. Stored entries, no ZIP64.
+ */
+export function readLocalHeaders(zip: Buffer): LocalHeader[] {
+  const headers: LocalHeader[] = [];
+  let at = 0;
+  while (zip.readUInt32LE(at) === 0x04034b50) {
+    const flags = zip.readUInt16LE(at + 6);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const dataAt = at + 30 + nameLength + zip.readUInt16LE(at + 28);
+    headers.push({ offset: at, name: zip.subarray(at + 30, at + 30 + nameLength).toString('utf8'), flags });
+    if ((flags & 0x0008) === 0) {
+      at = dataAt + zip.readUInt32LE(at + 18);
+      continue;
+    }
+    let descriptor = dataAt - 1;
+    do {
+      descriptor = zip.indexOf(Buffer.from([0x50, 0x4b, 0x07, 0x08]), descriptor + 1);
+      if (descriptor < 0) throw new Error(`no data descriptor after the local header at ${at}`);
+    } while (zip.readUInt32LE(descriptor + 8) !== descriptor - dataAt);
+    at = descriptor + 16;
+  }
+  if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`neither a local header nor the central directory at ${at}`);
+  return headers;
+}
+
+/** Each entry's name as the central directory and its local header give it; throws where the two disagree. */
+export function entryNames(zip: Buffer): string[] {
+  const central = readZip(zip).map((entry) => entry.name);
+  const local = readLocalHeaders(zip).map((header) => header.name);
+  if (JSON.stringify(central) !== JSON.stringify(local)) {
+    throw new Error(`central directory ${JSON.stringify(central)} and local headers ${JSON.stringify(local)} differ`);
+  }
+  return central;
+}

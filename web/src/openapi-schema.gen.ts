@@ -796,6 +796,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/s/{id}/f/{folderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page of one folder inside a shared folder (counts a view, as /s/{id} does)
+         * @description Public. A protected share opens with the grant cookie `coffer_share` that POST /s/{id}/unlock set; no password travels with these requests. Link-preview bots (by User-Agent) count nothing.
+         */
+        get: operations["getSIdFFolderId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/s/{id}/unlock": {
         parameters: {
             query?: never;
@@ -904,10 +924,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A shared folder or collection as one .zip, streamed (counts a download)
+         * A shared folder or collection as one .zip under one top-level directory, streamed (counts a download)
          * @description Public. A protected share opens with the grant cookie `coffer_share` that POST /s/{id}/unlock set; no password travels with these requests. Link-preview bots (by User-Agent) count nothing.
          */
         get: operations["getSIdArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{id}/folders/{folderId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One folder inside a shared folder as one .zip under a directory of its name, streamed (counts a download)
+         * @description Public. A protected share opens with the grant cookie `coffer_share` that POST /s/{id}/unlock set; no password travels with these requests. Link-preview bots (by User-Agent) count nothing.
+         */
+        get: operations["getSIdFoldersFolderIdArchive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1151,9 +1191,50 @@ export interface components {
             folderCount?: number;
             url?: string;
         };
-        Listing: {
+        FileHit: {
+            id: string;
+            name: string;
+            mime: string;
+            /** @description a decimal string of bytes */
+            size: string;
+            ownerId: string;
+            folderId: string | null;
+            /** @description ISO 8601, UTC, with milliseconds */
+            createdAt: string;
+            /** @description ISO 8601, UTC, with milliseconds */
+            updatedAt: string;
+            shareId: string | null;
+            url?: string;
+            /** @description the folders that hold the hit, from the top level down; empty at the top level */
+            path: {
+                id: string;
+                name: string;
+            }[];
+        };
+        FolderHit: {
+            id: string;
+            name: string;
+            ownerId: string;
+            parentId: string | null;
             files: components["schemas"]["File"][];
             folders: components["schemas"]["Folder"][];
+            /** @description ISO 8601, UTC, with milliseconds */
+            createdAt: string;
+            /** @description ISO 8601, UTC, with milliseconds */
+            updatedAt: string;
+            shareId: string | null;
+            fileCount?: number;
+            folderCount?: number;
+            url?: string;
+            /** @description the folders that hold the hit, from the top level down; empty at the top level */
+            path: {
+                id: string;
+                name: string;
+            }[];
+        };
+        Listing: {
+            files: components["schemas"]["FileHit"][];
+            folders: components["schemas"]["FolderHit"][];
         };
         Root: {
             files: components["schemas"]["File"][];
@@ -2489,6 +2570,10 @@ export interface operations {
                     "Upload-Expires"?: string;
                     /** @description Once complete: the id of the file it became (the upload's own id) */
                     "X-File-Id"?: string;
+                    /** @description Once complete, when the upload asked for a share (`share=true`): the id of its file's share */
+                    "X-Share-Id"?: string;
+                    /** @description With `X-Share-Id`: the share's page, `{public base}/s/{shareId}` (the `url` the API gives) */
+                    "X-Share-Url"?: string;
                     /** @description The upload's URL, `/api/upload/tus/{id}` */
                     Location?: string;
                     [name: string]: unknown;
@@ -2850,6 +2935,10 @@ export interface operations {
                     "Upload-Expires"?: string;
                     /** @description Once complete: the id of the file it became (the upload's own id) */
                     "X-File-Id"?: string;
+                    /** @description Once complete, when the upload asked for a share (`share=true`): the id of its file's share */
+                    "X-Share-Id"?: string;
+                    /** @description With `X-Share-Id`: the share's page, `{public base}/s/{shareId}` (the `url` the API gives) */
+                    "X-Share-Url"?: string;
                     /** @description The whole upload's size */
                     "Upload-Length"?: string;
                     /** @description `no-store` */
@@ -2988,6 +3077,10 @@ export interface operations {
                     "Upload-Expires"?: string;
                     /** @description Once complete: the id of the file it became (the upload's own id) */
                     "X-File-Id"?: string;
+                    /** @description Once complete, when the upload asked for a share (`share=true`): the id of its file's share */
+                    "X-Share-Id"?: string;
+                    /** @description With `X-Share-Id`: the share's page, `{public base}/s/{shareId}` (the `url` the API gives) */
+                    "X-Share-Url"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6029,6 +6122,74 @@ export interface operations {
             };
         };
     };
+    getSIdFFolderId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                folderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page: an open share, or the password form of a protected one */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The "not found" page: no such share, or a folder it does not reach (not a folder share, outside it, unknown) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying the share expired or reached a maximum */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying to wait (`Retry-After`): too many unknown ids */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postSIdUnlock: {
         parameters: {
             query?: never;
@@ -6571,6 +6732,88 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (stored entries, exact Content-Length) */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description Token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSIdFoldersFolderIdArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                folderId: string;
             };
             cookie?: never;
         };

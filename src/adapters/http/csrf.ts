@@ -25,6 +25,14 @@ export function fromOwnOrigin(ctx: Context, publicUrl: string | null | undefined
 }
 
 /**
+ * Whether the browser says this request opens a page in a tab or window of its own: a top-level navigation, which the
+ * visitor sees (unlike an image, script, fetch or frame another origin's page embeds or makes).
+ */
+export function isTopLevelNavigation(ctx: Context): boolean {
+  return ctx.get('Sec-Fetch-Mode') === 'navigate' && ctx.get('Sec-Fetch-Dest') === 'document';
+}
+
+/**
  * The CSRF defence of cookie sessions, for a request that changes something. Three locks, each enough on its own
  * in a current browser: SameSite=Strict keeps the cookie off requests from other sites; Sec-Fetch-Site and Origin
  * refuse requests from any other origin, a sibling subdomain included (same site, so SameSite lets the cookie

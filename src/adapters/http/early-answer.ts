@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { EVERY_ANSWER } from './answer-headers.js';
 
 /**
  * Answers a request from outside the app (the server's own limits), in the one error shape, and closes the
@@ -14,7 +15,7 @@ export function answerEarly(
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
-    'X-Content-Type-Options': 'nosniff',
+    ...EVERY_ANSWER,
     ...(body.retryAfter !== undefined && { 'Retry-After': String(body.retryAfter) }),
     Connection: 'close',
   });

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../domain/index.js';
 import { isDomainError } from '../../domain/index.js';
 import type { HttpLogger } from './http-logger.js';
 import { validationError } from './validation.js';
+import { EVERY_ANSWER } from './answer-headers.js';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -54,7 +55,7 @@ export function toHttpFailure(err: unknown): HttpFailure {
 /** Replaces whatever a handler set (content headers included) with an error response in the one shape. */
 export function sendError(ctx: Context, status: number, body: ErrorBody): void {
   for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set(EVERY_ANSWER);
   if (status === 401) ctx.set('WWW-Authenticate', 'Token');
   const retryAfter = body['retryAfter'];
   if (status === 429 && typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.ceil(retryAfter)));
@@ -68,7 +69,7 @@ export function sendError(ctx: Context, status: number, body: ErrorBody): void {
  */
 export function errorMiddleware(logger: HttpLogger): Middleware {
   return async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set(EVERY_ANSWER);
     try {
       await next();
       if (ctx.body != null) return;

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { paceBody } from './body-pace.js';
+import { EVERY_ANSWER } from './answer-headers.js';
 import { boundConnections } from './connection-bound.js';
 
 /** How much of a client the server puts up with before any request handler runs. */
@@ -41,6 +42,9 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request headers took too long to arrive'],
 };
+const EVERY_ANSWER_LINES = Object.entries(EVERY_ANSWER)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 const MALFORMED: [number, string, string] = [400, 'Bad Request', 'Malformed HTTP request'];
 
 /**
@@ -55,8 +59,8 @@ function refusedMethod(err: NodeJS.ErrnoException & { rawPacket?: unknown }): st
 
 /**
  * Node answers a request it cannot parse (or that is too slow or too big) before our app sees it. This answer keeps
- * the one error shape and the nosniff header that every other response carries. A HEAD answer carries no body, or a
- * client would read the body as the start of the next response; when the method cannot be known, no body goes
+ * the one error shape and the headers every other response carries (EVERY_ANSWER). A HEAD answer carries no body,
+ * or a client would read the body as the start of the next response; when the method cannot be known, no body goes
  * either, since only the status is sure to be read right.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
@@ -71,7 +75,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const type = body === '' ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      `${EVERY_ANSWER_LINES}Connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -41,3 +41,8 @@ export function publicBase(ctx: Context, publicUrl: string | null | undefined, t
 export function shareUrl(base: string, shareId: string): string {
   return `${base}/s/${encodeURIComponent(shareId)}`;
 }
+
+/** The page of one folder inside a folder share: below the share's page, where its unlock grant goes too. */
+export function folderPageUrl(sharePageUrl: string, folderId: string): string {
+  return `${sharePageUrl}/f/${encodeURIComponent(folderId)}`;
+}

@@ -25,6 +25,15 @@ export class MemoryFolderRepository implements FolderRepository {
     return folder ? clone(folder) : null;
   }
 
+  async findMany(ownerId: string, ids: readonly string[]): Promise<Folder[]> {
+    const found: Folder[] = [];
+    for (const id of new Set(ids)) {
+      const folder = this.live.get(id);
+      if (folder?.ownerId === ownerId) found.push(clone(folder));
+    }
+    return found;
+  }
+
   async update(id: string, patch: FolderPatch): Promise<Folder | null> {
     const current = this.live.get(id);
     if (!current || (patch.whileIn !== undefined && current.parentId !== patch.whileIn)) return null;

@@ -41,6 +41,11 @@ export class MongoFolderRepository implements FolderRepository {
     return doc ? toFolder(doc) : null;
   }
 
+  async findMany(ownerId: string, ids: readonly string[]): Promise<Folder[]> {
+    if (ids.length === 0) return [];
+    return (await this.folders.find({ _id: { $in: [...new Set(ids)] }, ownerId, ...LIVE }).toArray()).map(toFolder);
+  }
+
   async update(id: string, patch: FolderPatch): Promise<Folder | null> {
     const set: Partial<FolderDoc> = { updatedAt: new Date(patch.updatedAt) };
     if (patch.name !== undefined) {

@@ -20,6 +20,8 @@ export interface FolderRepository {
   insert(folder: Folder): Promise<void>;
   /** Null when there is no such folder or it is being deleted. */
   findById(id: string): Promise<Folder | null>;
+  /** The owner's live folders among `ids` (each once, in no particular order); unknown, foreign or marked ids are left out. */
+  findMany(ownerId: string, ids: readonly string[]): Promise<Folder[]>;
   /** Changes a folder that exists and is not being deleted (and sits in `patch.whileIn`, if given); else null. */
   update(id: string, patch: FolderPatch): Promise<Folder | null>;
   /** Deletes the listed folders, marked or not; returns how many existed. */

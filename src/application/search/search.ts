@@ -5,6 +5,7 @@ import { fileViews } from '../files/file-views.js';
 import { folderHits } from '../folders/folder-views.js';
 import { SUBTREE_SCAN_LIMIT } from '../folders/subtree.js';
 import { owned } from '../owned.js';
+import { hitPaths } from './hit-paths.js';
 
 type Port = Core['search'];
 
@@ -14,7 +15,8 @@ export const QUERY_MAX = 256;
 
 /**
  * Case-insensitive substring match on names: in the whole account, or among the direct children of one of the
- * owner's folders, or anywhere below it with `recursive`. An empty query matches everything in scope.
+ * owner's folders, or anywhere below it with `recursive`. An empty query matches everything in scope. Each hit names
+ * the folders it sits in, from the top level down (`path`), so a person can tell two hits of one name apart.
  */
 export class Search implements Port {
   constructor(private readonly p: Pick<Ports, 'files' | 'folders' | 'shares'>) {}
@@ -31,11 +33,16 @@ export class Search implements Port {
       this.p.files.search(actor.userId, text, scope, SEARCH_LIMIT),
       this.p.folders.search(actor.userId, text, scope, SEARCH_LIMIT),
     ]);
-    const [fileList, folderList] = await Promise.all([
+    const holders = [...files.map((file) => file.folderId), ...folders.map((folder) => folder.parentId)];
+    const [fileList, folderList, pathOf] = await Promise.all([
       fileViews(this.p, files),
       folderHits(this.p, actor.userId, folders),
+      hitPaths(this.p, actor.userId, folders, holders),
     ]);
-    return { files: fileList, folders: folderList };
+    return {
+      files: fileList.map((file) => ({ ...file, path: pathOf(file.folderId) })),
+      folders: folderList.map((folder) => ({ ...folder, path: pathOf(folder.parentId) })),
+    };
   }
 
   /** The folders whose direct children are searched: the folder itself, plus its descendants when recursive. */

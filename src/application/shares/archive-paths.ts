@@ -1,8 +1,22 @@
 import type { Folder } from '../../domain/index.js';
 import { cleanName } from '../../domain/index.js';
 
-/** One archive path segment: a clean name (no separator, never `.` or `..`), so no entry can climb out on extraction. */
-export const segment = (name: string): string => cleanName(name) || '_';
+// APPNOTE 4.4.17.1: an entry name holds no drive or device letter. A display name may keep `:` (`Meeting 10:30.txt`),
+// but in an entry name `C:` is a drive to a careless Windows extractor and `a:b` an NTFS alternate data stream.
+const COLON = /:/g;
+// Windows drops a segment's trailing dots and spaces, so a segment of nothing else (`. .`, `...`) is not kept as it is.
+const DOTS_AND_SPACES = /^[.\s]+$/u;
+
+/**
+ * One archive path segment (APPNOTE 4.4.17): a clean name (no separator, no control character, never `.` or `..`)
+ * with `:` made `_` as `\` and `/` are, never empty, and never dots and spaces alone. Joined with `/` from an empty
+ * root, no entry name starts with `/` or a drive, and none can climb out on extraction.
+ */
+export function segment(name: string): string {
+  const clean = cleanName(name).replace(COLON, '_');
+  if (clean === '') return '_';
+  return DOTS_AND_SPACES.test(clean) ? clean.replace(/\./g, '_') : clean;
+}
 
 /**
  * Each folder's path below the shared root (the root itself is ''). A folder whose ancestry does not lead back to

@@ -1,9 +1,10 @@
 import type { Actor, Share, ShareCounter, ShareType } from '../../domain/index.js';
 import { notFound } from '../../domain/index.js';
-import type { Core, ShareKey } from '../contract.js';
+import type { Core, FolderPage, ShareKey } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import type { ShareView } from '../views.js';
 import { assertActive, countUse, findShare, unlockShare } from '../share-access.js';
+import { folderInShare } from './folder-in-share.js';
 import { shareFields, shareView } from './share-views.js';
 
 type Port = Core['getShare'];
@@ -15,17 +16,19 @@ type ShareRead = { share: Share; view: ShareView };
 
 /**
  * Only a read that succeeds counts a view, and the answer includes it; the count is the last step, so a read
- * refused for any reason (password, gone, missing item) counts nothing.
+ * refused for any reason (password, gone, missing item, a folder page outside the share) counts nothing.
  */
 export async function readShare(
   p: ReadShareDeps,
-  { actor, id, ...key }: { actor: Actor | null } & ShareKey,
+  { actor, id, folderId, ...key }: { actor: Actor | null } & ShareKey & FolderPage,
 ): Promise<ShareRead> {
-  const opened = key.peek ? null : await openRead(p, id, actor?.userId ?? null);
+  // A folder's page is judged before anything is counted, so it takes the full path.
+  const opened = key.peek || folderId !== undefined ? null : await openRead(p, id, actor?.userId ?? null);
   if (opened) return opened;
   const share = await findShare(p, id, key.client);
   assertActive(p, share, actor);
   await unlockShare(p, share, key, actor);
+  if (folderId !== undefined) await folderInShare(p, share, folderId);
   const view = await shareView(p, share);
   if (!view) throw notFound('Share');
   if (key.peek) return { share, view };

@@ -1,9 +1,10 @@
-import type { Share, StoredFile } from '../../domain/index.js';
+import type { Folder, Share, StoredFile } from '../../domain/index.js';
 import { MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
 import type { ArchiveEntry, Core, ShareArchive } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { assertActive, countUse, findShare, unlockShare } from '../share-access.js';
 import { UniquePaths, folderPaths, segment } from './archive-paths.js';
+import { folderInShare } from './folder-in-share.js';
 
 type Port = Core['openShareArchive'];
 type Deps = Pick<
@@ -18,31 +19,40 @@ function tooLarge() {
 }
 
 /**
- * A shared folder (its whole subtree) or collection as the list of what one archive holds. The listing is read
- * first and bounded, then one download is counted, so a refused archive uses up nothing; the bytes are read only as
- * the archive is streamed.
+ * A shared folder (its whole subtree, or a folder's below it) or collection as the list of what one archive holds,
+ * all under one top-level directory named after the folder or collection. The listing is read first and bounded,
+ * then one download is counted, so a refused archive uses up nothing; the bytes are read only as it is streamed.
  */
 export class OpenShareArchive implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, id, ...key }: Parameters<Port['execute']>[0]): Promise<ShareArchive> {
+  async execute({ actor, id, folderId, ...key }: Parameters<Port['execute']>[0]): Promise<ShareArchive> {
     const share = await findShare(this.p, id, key.client);
     assertActive(this.p, share, actor);
     await unlockShare(this.p, share, key, actor);
-    const archive = await this.list(share);
+    const archive = await this.list(share, folderId);
     if (!key.peek) await countUse(this.p, share, 'downloads', actor);
     return archive;
   }
 
-  private async list(share: Share): Promise<ShareArchive> {
-    if (share.type === 'folder') return this.folder(share);
+  private async list(share: Share, folderId: string | undefined): Promise<ShareArchive> {
+    if (folderId !== undefined) return this.folder(share, await folderInShare(this.p, share, folderId));
+    if (share.type === 'folder') return this.folder(share, await this.sharedFolder(share));
     if (share.type === 'collection') return this.collection(share);
     throw badRequest('Only folder and collection shares download as an archive');
   }
 
-  private async folder(share: Share): Promise<ShareArchive> {
+  private async sharedFolder(share: Share): Promise<Folder> {
     const root = await this.p.folders.findById(share.itemId);
     if (!root || root.ownerId !== share.ownerId) throw notFound('Share');
+    return root;
+  }
+
+  /**
+   * `root` and everything below it, inside one top-level directory named after `root`: extracting the archive makes
+   * one folder, never a spill of loose files.
+   */
+  private async folder(share: Share, root: Folder): Promise<ShareArchive> {
     const descendants = await this.p.folders.listSubtree(share.ownerId, root.id, MAX_TREE_ENTRIES + 1);
     if (descendants.length > MAX_TREE_ENTRIES) throw tooLarge();
     const paths = folderPaths(root.id, descendants);
@@ -54,7 +64,7 @@ export class OpenShareArchive implements Port {
     const entries = files.map((file) =>
       this.entry(file, unique.claim(`${paths.get(file.folderId ?? '')}${segment(file.name)}`)),
     );
-    return { name: segment(root.name), folders, files: entries };
+    return inOneDirectory(segment(root.name), folders, entries);
   }
 
   private async collection(share: Share): Promise<ShareArchive> {
@@ -69,10 +79,20 @@ export class OpenShareArchive implements Port {
       .filter((file) => file.ownerId === share.ownerId)
       .sort((a, b) => position.get(a.id)! - position.get(b.id)!)
       .map((file) => this.entry(file, unique.claim(segment(file.name))));
-    return { name: segment(collection.name), folders: [], files: entries };
+    return inOneDirectory(segment(collection.name), [], entries);
   }
 
   private entry(file: StoredFile, path: string): ArchiveEntry {
     return { path, size: file.size, modified: file.createdAt, open: () => this.p.blobs.read(file.blobKey) };
   }
+}
+
+/** The archive `name`, everything below its one directory `name/` (an entry of its own: it is there empty too). */
+function inOneDirectory(name: string, folders: string[], files: ArchiveEntry[]): ShareArchive {
+  const top = `${name}/`;
+  return {
+    name,
+    folders: [top, ...folders.map((path) => `${top}${path}`)],
+    files: files.map((file) => ({ ...file, path: `${top}${file.path}` })),
+  };
 }

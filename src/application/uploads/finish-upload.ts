@@ -56,7 +56,8 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     updatedAt: now,
   };
   const view = await landFile(p, { actor, file, share: taken.share });
-  return { id: taken.id, length: taken.length, offset: taken.length, expiresAt: null, fileId: view.id };
+  const { id, length } = taken;
+  return { id, length, offset: length, expiresAt: null, fileId: view.id, shareId: view.shareId };
 }
 
 /**

@@ -10,7 +10,7 @@ type Port = Core['getUpload'];
  * truly reach, so a resume never builds on bytes a crash lost.
  */
 export class GetUpload implements Port {
-  constructor(private readonly p: Pick<Ports, 'uploads' | 'files' | 'clock' | 'blobs' | 'usage'>) {}
+  constructor(private readonly p: Pick<Ports, 'uploads' | 'files' | 'shares' | 'clock' | 'blobs' | 'usage'>) {}
 
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     const { session, state } = await ownedUpload(this.p, actor, id);

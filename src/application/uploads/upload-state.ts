@@ -9,15 +9,16 @@ export const isLive = (session: UploadSession, now: Date) => session.expiresAt.g
 
 export function stateOf(session: UploadSession): ResumableUploadState {
   const { id, length, offset, expiresAt } = session;
-  return { id, length, offset, expiresAt: new Date(expiresAt), fileId: null };
+  return { id, length, offset, expiresAt: new Date(expiresAt), fileId: null, shareId: null };
 }
 
 /**
  * The upload as its owner may see it: live, or complete (its file carries the upload's id, so a client that missed
- * the last answer still learns the upload is whole). A foreign upload is as missing as an unknown one.
+ * the last answer still learns the upload is whole, and the share its file has). A foreign upload is as missing as
+ * an unknown one.
  */
 export async function ownedUpload(
-  p: Pick<Ports, 'uploads' | 'files' | 'clock'>,
+  p: Pick<Ports, 'uploads' | 'files' | 'shares' | 'clock'>,
   actor: Actor,
   id: string,
 ): Promise<{ session: UploadSession | null; state: ResumableUploadState }> {
@@ -29,7 +30,8 @@ export async function ownedUpload(
   const file = session ? null : await p.files.findById(id);
   if (!file || file.ownerId !== actor.userId) throw notFound('Upload');
   const length = file.size;
-  return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id } };
+  const shareId = (await p.shares.findByItem('file', file.id))?.id ?? null;
+  return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id, shareId } };
 }
 
 /** Why an append's conditional update missed: the session went (ended, expired) or another append moved it. */

@@ -7,6 +7,7 @@ export function AccountPage({ me }: { me: MeView }) {
   const [next, setNext] = useState('');
   const [done, setDone] = useState('');
   const [busy, error, run] = useAction();
+  const [, signOutError, runSignOut] = useAction();
   useEffect(() => {
     document.title = 'Account · Coffer';
   }, []);
@@ -21,7 +22,7 @@ export function AccountPage({ me }: { me: MeView }) {
     });
   };
   const everywhere = () =>
-    run(async () => {
+    runSignOut(async () => {
       await api.signOutEverywhere();
       location.assign('/');
     });
@@ -46,13 +47,14 @@ export function AccountPage({ me }: { me: MeView }) {
           </button>
           <p role="status">{done}</p>
         </form>
-        <ErrorNote error={error} />
+        <ErrorNote error={error} situation="password-change" />
       </Section>
       <Section title="Sessions">
         <p>Signs out every browser and client that signed in with your password (API tokens stay).</p>
         <button type="button" onClick={() => void everywhere()}>
           Sign out everywhere
         </button>
+        <ErrorNote error={signOutError} />
       </Section>
     </>
   );

@@ -1,47 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, type AdminUserView, type LimitName, type MeView } from './api.js';
+import { api, type AdminUserView, type MeView } from './api.js';
+import { CountMaximum, StorageMaximum } from './limit-editors.js';
 import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
-import { LIMIT_LABELS, UsageBars } from './usage-bars.js';
-
-/** A limit as typed: storage in bytes (a decimal string), the others whole numbers; empty restores the default. */
-function limitValue(name: LimitName, text: string): string | number | null {
-  if (text.trim() === '') return null;
-  return name === 'storage' ? text.trim() : Number(text);
-}
-
-function LimitEditor({ user, onSaved }: { user: AdminUserView; onSaved: () => void }) {
-  const [name, setName] = useState<LimitName>('storage');
-  const [value, setValue] = useState('');
-  const [, error, run] = useAction();
-  const save = (event: Event) => {
-    event.preventDefault();
-    void run(async () => {
-      await api.updateUser(user.id, { limits: { [name]: limitValue(name, value) } });
-      setValue('');
-      onSaved();
-    });
-  };
-  return (
-    <form class="row" onSubmit={save} aria-label={`Limits of ${user.username}`}>
-      <label>
-        Limit
-        <select value={name} onChange={(e) => setName(e.currentTarget.value as LimitName)}>
-          {(Object.keys(LIMIT_LABELS) as LimitName[]).map((kind) => (
-            <option key={kind} value={kind}>
-              {LIMIT_LABELS[kind]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {name === 'storage' ? 'Bytes' : 'Maximum'} (empty: default)
-        <input inputMode="numeric" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
-      </label>
-      <button type="submit">Set limit</button>
-      <ErrorNote error={error} />
-    </form>
-  );
-}
+import { UsageBars } from './usage-bars.js';
 
 function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; onChanged: () => void }) {
   const [password, setPassword] = useState('');
@@ -70,7 +31,8 @@ function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; on
         </div>
       </div>
       <UsageBars usage={user} />
-      <LimitEditor user={user} onSaved={onChanged} />
+      <StorageMaximum user={user} onSaved={onChanged} />
+      <CountMaximum user={user} onSaved={onChanged} />
       <form
         class="row"
         onSubmit={(e) => (e.preventDefault(), void act(async () => (await api.updateUser(user.id, { password }), setPassword(''))))}

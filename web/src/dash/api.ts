@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from '../openapi-schema.gen.js';
+import type { ErrorFacts } from './error-words.js';
 
 /**
  * The one way the dashboard talks to the API: a client typed by the types openapi-typescript generates from
@@ -23,19 +24,35 @@ export type ShareOptions = Omit<NonNullable<paths['/api/share/{id}']['patch']['r
 export type LimitName = keyof UsageView;
 type Limits = NonNullable<NonNullable<paths['/api/admin/users/{id}']['patch']['requestBody']>['content']['application/json']['limits']>;
 
-/** An answer in the API's one error shape, kept whole so a page can name the limit that was reached. */
+/**
+ * An answer in the API's one error shape, kept whole (issues, limit, wait, ...) so error-words.ts can say it in a
+ * sentence for people; `message` stays the server's own, for logs and tests.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly limit: LimitName | null = null,
-    /** For a reached limit: its maximum and what was in use when it refused (bytes as decimal strings). */
-    readonly usage: { max: number | string; current: number | string } | null = null,
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
   }
+
+  get limit(): LimitName | null {
+    return (this.details.limit as LimitName | null | undefined) ?? null;
+  }
+
+  /** For a reached limit: its maximum and what was in use when it refused (bytes as decimal strings). */
+  get usage(): ErrorFacts['usage'] {
+    return this.details.usage ?? null;
+  }
+
+  facts(): ErrorFacts {
+    return { ...this.details, status: this.status, code: this.code, message: this.message };
+  }
 }
+
+export type ErrorDetails = Omit<ErrorFacts, 'status' | 'code' | 'message'>;
 
 /**
  * The session lives in an HttpOnly cookie the page cannot read; every request that changes something carries
@@ -45,12 +62,32 @@ export const CSRF_HEADERS = { 'X-Coffer-CSRF': '1' };
 
 const client = createClient<paths>({ headers: CSRF_HEADERS, credentials: 'same-origin', cache: 'no-store' });
 
-type ErrorBody = { error?: string; message?: string; limit?: LimitName; max?: number | string; current?: number | string };
+type ErrorBody = {
+  error?: string;
+  message?: string;
+  issues?: { path: string; message: string }[];
+  field?: string;
+  limit?: LimitName;
+  max?: number | string;
+  current?: number | string;
+  retryAfter?: number;
+  maxBytes?: number;
+  shareId?: string;
+};
 
-/** An answer in the API's one error shape as an ApiError, keeping what a page needs to name a reached limit. */
+/** An answer in the API's one error shape as an ApiError, keeping every detail a sentence may need. */
 export function apiError(status: number, body: ErrorBody): ApiError {
   const usage = body.max !== undefined && body.current !== undefined ? { max: body.max, current: body.current } : null;
-  return new ApiError(status, body.error ?? 'failed', body.message ?? `The server answered ${status}.`, body.limit ?? null, usage);
+  const { issues, field, limit, retryAfter, maxBytes, shareId } = body;
+  return new ApiError(status, body.error ?? 'failed', body.message ?? `The server answered ${status}.`, {
+    issues,
+    field,
+    limit,
+    usage,
+    retryAfter,
+    maxBytes,
+    shareId,
+  });
 }
 
 /** The answer's data, or an ApiError in the API's words; a network failure says so plainly. */
@@ -63,7 +100,9 @@ async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   }
   const { data, error, response } = result;
   if (!response.ok) {
-    throw apiError(response.status, (error ?? {}) as ErrorBody);
+    const body = (error ?? {}) as ErrorBody;
+    const header = Number(response.headers.get('Retry-After'));
+    throw apiError(response.status, body.retryAfter === undefined && header > 0 ? { ...body, retryAfter: header } : body);
   }
   return data as T;
 }
@@ -108,6 +147,7 @@ export const api = {
   updateFolder: (id: string, change: { name?: string; parentId?: string | null }) =>
     unwrap(client.PATCH('/api/folder/{id}', { ...path(id), body: change })),
   deleteFolder: (id: string) => unwrap(client.DELETE('/api/folder/{id}', path(id))),
+  file: (id: string) => unwrap(client.GET('/api/file/{id}', path(id))),
   updateFile: (id: string, change: { name?: string; folderId?: string | null }) =>
     unwrap(client.PATCH('/api/file/{id}', { ...path(id), body: change })),
   deleteFile: (id: string) => unwrap(client.DELETE('/api/file/{id}', path(id))),
@@ -123,6 +163,7 @@ export const api = {
   deleteShare: (id: string) => unwrap(client.DELETE('/api/share/{id}', path(id))),
 
   pastes: () => allPages((cursor) => client.GET('/api/paste', { params: { query: { limit: PAGE, cursor } } })),
+  paste: (id: string) => unwrap(client.GET('/api/paste/{id}', path(id))),
   createPaste: (name: string, type: string, content: string) =>
     unwrap(client.POST('/api/paste', { body: { name, type, content } })),
   deletePaste: (id: string) => unwrap(client.DELETE('/api/paste/{id}', path(id))),

@@ -5,8 +5,10 @@ import { AdminPage } from './admin-page.js';
 import { api, type MeView } from './api.js';
 import { CollectionPage, CollectionsPage } from './collections-page.js';
 import { FilesPage } from './files/files-page.js';
+import { FirstPassword } from './first-password.js';
+import { MemoryBanner } from './memory-banner.js';
 import { PastesPage } from './pastes-page.js';
-import { navigate, onNavigate, viewOf, type View } from './routes.js';
+import { navigate, onNavigate, viewOf, viewParam, type View } from './routes.js';
 import { SharesPage } from './shares-page.js';
 import { SignIn } from './sign-in.js';
 import { TokensPage } from './tokens-page.js';
@@ -14,6 +16,7 @@ import { ErrorNote, Link } from './ui.js';
 import { UsagePage } from './usage-page.js';
 
 type Session = { state: 'loading' } | { state: 'out'; registration: boolean } | { state: 'in'; me: MeView } | { state: 'failed'; error: unknown };
+type Persistence = 'mongodb' | 'embedded' | 'memory';
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/', label: 'Files' },
@@ -26,23 +29,25 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/admin', label: 'Admin', admin: true },
 ];
 
-function usePath(): string {
-  const [path, setPath] = useState(location.pathname);
-  useEffect(() => onNavigate(() => setPath(location.pathname)), []);
-  return path;
+/** The address's path and the item open in the viewer (`?view=`), followed as the dashboard navigates. */
+function useAddress(): { path: string; viewId: string | null } {
+  const read = () => ({ path: location.pathname, viewId: viewParam() });
+  const [address, setAddress] = useState(read);
+  useEffect(() => onNavigate(() => setAddress(read())), []);
+  return address;
 }
 
-function Page({ view, me }: { view: View | null; me: MeView }) {
+function Page({ view, me, viewId }: { view: View | null; me: MeView; viewId: string | null }) {
   if (!view) return <Message title="Page not found">There is nothing at this address.</Message>;
   switch (view.name) {
     case 'files':
-      return <FilesPage folderId={view.folderId} />;
+      return <FilesPage folderId={view.folderId} viewId={viewId} />;
     case 'collection':
-      return <CollectionPage id={view.id} />;
+      return <CollectionPage id={view.id} viewId={viewId} />;
     case 'shares':
       return <SharesPage />;
     case 'pastes':
-      return <PastesPage />;
+      return <PastesPage viewId={viewId} />;
     case 'collections':
       return <CollectionsPage />;
     case 'usage':
@@ -58,19 +63,29 @@ function Page({ view, me }: { view: View | null; me: MeView }) {
 
 export function Dashboard() {
   const [session, setSession] = useState<Session>({ state: 'loading' });
-  const path = usePath();
+  const [persistence, setPersistence] = useState<Persistence | null>(null);
+  const { path, viewId } = useAddress();
 
   const load = () =>
     api.session().then(
-      ({ user, registration }) => setSession(user ? { state: 'in', me: user } : { state: 'out', registration }),
+      ({ user, registration, persistence }) => {
+        setPersistence(persistence);
+        setSession(user ? { state: 'in', me: user } : { state: 'out', registration });
+      },
       (error: unknown) => setSession({ state: 'failed', error }),
     );
   useEffect(() => void load(), []);
 
+  const banner = persistence === 'memory' && <MemoryBanner />;
   if (session.state === 'loading') return <p class="page">Loading…</p>;
   if (session.state === 'failed') return <main class="page"><ErrorNote error={session.error} /></main>;
   if (session.state === 'out') {
-    return <SignIn registration={session.registration} onSignedIn={(me) => setSession({ state: 'in', me })} />;
+    return (
+      <>
+        {banner}
+        <SignIn registration={session.registration} onSignedIn={(me) => setSession({ state: 'in', me })} />
+      </>
+    );
   }
 
   const signOut = async () => {
@@ -78,10 +93,19 @@ export function Dashboard() {
     navigate('/');
     await load();
   };
+  if (session.me.mustChangePassword) {
+    return (
+      <>
+        {banner}
+        <FirstPassword me={session.me} onChanged={() => void load()} onSignOut={() => void signOut()} />
+      </>
+    );
+  }
   const current = (href: string) => (href === '/' ? path === '/' || path.startsWith('/files/') : path.startsWith(href));
 
   return (
     <>
+      {banner}
       <header class="site-header dash-header">
         <span class="brand">Coffer</span>
         <nav aria-label="Sections" class="dash-nav">
@@ -99,7 +123,7 @@ export function Dashboard() {
         </span>
       </header>
       <main id="main" class="page wide">
-        <Page view={viewOf(path)} me={session.me} />
+        <Page view={viewOf(path)} me={session.me} viewId={viewId} />
       </main>
     </>
   );

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatSize } from '../format.js';
 import { api, type CollectionView } from './api.js';
 import { ShareDialog } from './share-dialog.js';
-import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
+import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData, ViewerLink } from './ui.js';
+import { Viewer, type Viewable } from './viewer.js';
 
 export function CollectionsPage() {
   const { data: collections, error, run, reload } = usePageData('Collections', api.collections);
@@ -40,7 +41,9 @@ export function CollectionsPage() {
   );
 }
 
-export function CollectionPage({ id }: { id: string }) {
+const loadFile = async (id: string): Promise<Viewable> => ({ kind: 'file', item: await api.file(id) });
+
+export function CollectionPage({ id, viewId }: { id: string; viewId: string | null }) {
   const [collection, setCollection] = useState<CollectionView | null>(null);
   const [, error, run] = useAction();
   const load = () => run(async () => setCollection(await api.collection(id)));
@@ -56,9 +59,7 @@ export function CollectionPage({ id }: { id: string }) {
       <ul class="plain-list">
         {collection?.files.map((file) => (
           <li key={file.id} class="row spread">
-            <a href={api.contentUrl(file.id)} download={file.name}>
-              {file.name}
-            </a>
+            <ViewerLink id={file.id}>{file.name}</ViewerLink>
             <span class="muted">{formatSize(file.size)}</span>
             <button type="button" onClick={() => void run(async () => (await api.removeFromCollection(id, file.id), await load()))}>
               Remove
@@ -67,6 +68,10 @@ export function CollectionPage({ id }: { id: string }) {
         ))}
       </ul>
       {collection?.files.length === 0 && <p>This collection is empty.</p>}
+      {viewId && (
+        <Viewer id={viewId} items={collection?.files.map((item): Viewable => ({ kind: 'file', item })) ?? []} load={loadFile}
+          onChanged={() => void load()} />
+      )}
     </Section>
   );
 }

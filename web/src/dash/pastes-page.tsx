@@ -3,20 +3,18 @@ import { formatDate } from '../format.js';
 import { api, type PasteView } from './api.js';
 import { Highlighted } from './highlight.js';
 import { ShareDialog } from './share-dialog.js';
-import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
+import { ConfirmButton, ErrorNote, Section, useAction, usePageData, ViewerLink } from './ui.js';
+import { Viewer, type Viewable } from './viewer.js';
 
 const TYPES = ['text', 'markdown', 'javascript', 'typescript', 'python', 'shell', 'json', 'html', 'css', 'go', 'rust'];
 
 function PasteItem({ paste, onChanged }: { paste: PasteView; onChanged: () => void }) {
-  const [open, setOpen] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [, error, run] = useAction();
   return (
     <li class="paste-item">
       <div class="row spread">
-        <button type="button" class="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {paste.name || 'Untitled'}
-        </button>
+        <ViewerLink id={paste.id}>{paste.name || 'Untitled'}</ViewerLink>
         <span class="muted">
           {paste.type} · {formatDate(paste.createdAt)}
         </span>
@@ -28,17 +26,14 @@ function PasteItem({ paste, onChanged }: { paste: PasteView; onChanged: () => vo
         </div>
       </div>
       {sharing && <ShareDialog type="paste" id={paste.id} name={paste.name} url={paste.url} onDone={() => (setSharing(false), onChanged())} />}
-      {open && (
-        <pre class="paste">
-          <Highlighted content={paste.content} type={paste.type} />
-        </pre>
-      )}
       <ErrorNote error={error} />
     </li>
   );
 }
 
-export function PastesPage() {
+const loadPaste = async (id: string): Promise<Viewable> => ({ kind: 'paste', item: await api.paste(id) });
+
+export function PastesPage({ viewId }: { viewId: string | null }) {
   const { data: pastes, busy, error, run, reload } = usePageData('Pastes', api.pastes);
   const [draft, setDraft] = useState({ name: '', type: 'text', content: '' });
   const create = (event: Event) => {
@@ -88,6 +83,10 @@ export function PastesPage() {
         <ul class="plain-list">
           {pastes?.map((paste) => <PasteItem key={paste.id} paste={paste} onChanged={() => void reload()} />)}
         </ul>
+        {viewId && (
+          <Viewer id={viewId} items={pastes?.map((item): Viewable => ({ kind: 'paste', item })) ?? []} load={loadPaste}
+            onChanged={() => void reload()} />
+        )}
       </Section>
     </>
   );

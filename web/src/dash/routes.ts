@@ -34,15 +34,41 @@ export function pathOf(view: View): string {
 
 const listeners = new Set<() => void>();
 addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+const notify = () => listeners.forEach((listener) => listener());
+const here = () => location.pathname + location.search;
 
-/** Moves to another view without reloading the page. */
+/** Moves to another view (a path, perhaps with a query) without reloading the page. */
 export function navigate(path: string): void {
-  if (path === location.pathname) return;
+  if (path === here()) return;
   history.pushState(null, '', path);
-  listeners.forEach((listener) => listener());
+  notify();
 }
 
 export function onNavigate(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** The item open in the viewer: `?view={id}` on the page's own address, so a reload reopens it. */
+export const viewParam = (): string | null => new URLSearchParams(location.search).get('view');
+
+const withView = (id: string | null) => (id === null ? location.pathname : `${location.pathname}?view=${encodeURIComponent(id)}`);
+
+/** Opens the viewer on an item: a history entry of its own, so Back closes it. */
+export function openViewer(id: string): void {
+  history.pushState({ viewer: true }, '', withView(id));
+  notify();
+}
+
+/** Moves the open viewer to another item in place: Back still closes the viewer, it does not step through items. */
+export function switchViewer(id: string): void {
+  history.replaceState(history.state, '', withView(id));
+  notify();
+}
+
+/** Closes the viewer: back to the entry before it when this page opened it, else the same page without it. */
+export function closeViewer(): void {
+  if ((history.state as { viewer?: boolean } | null)?.viewer) return history.back();
+  history.replaceState(null, '', withView(null));
+  notify();
 }

@@ -10,10 +10,6 @@ const itemName = (share: ShareView) =>
 
 const limit = (used: number, max: number | null) => (max === null ? `${used}` : `${used} of ${max}`);
 
-/** A local date-time input's text for an ISO instant. */
-const localInput = (iso: string | null) =>
-  iso ? new Date(new Date(iso).getTime() - new Date(iso).getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : '';
-
 function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => void }) {
   const [editing, setEditing] = useState(false);
   const [, error, run] = useAction();
@@ -54,8 +50,8 @@ function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => voi
         <ShareForm
           submitLabel="Save"
           editing
+          currentExpiry={share.expiresAt}
           initial={{
-            expiresAt: localInput(share.expiresAt),
             maxViews: share.maxViews?.toString() ?? '',
             maxDownloads: share.maxDownloads?.toString() ?? '',
           }}

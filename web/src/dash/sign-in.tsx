@@ -39,7 +39,7 @@ export function SignIn({ registration, onSignedIn }: { registration: boolean; on
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </label>
-        <ErrorNote error={error} />
+        <ErrorNote error={error} situation={register ? 'register' : 'sign-in'} />
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             {register ? 'Create account' : 'Sign in'}

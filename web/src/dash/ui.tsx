@@ -1,26 +1,21 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { formatSize } from '../format.js';
 import { ApiError } from './api.js';
-import { navigate } from './routes.js';
+import { errorSentence, type Situation } from './error-words.js';
+import { navigate, openViewer } from './routes.js';
 
-/** A failure as a person reads it; a reached limit says which one and how much room it leaves. */
-export function describeError(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.code !== 'limit_reached' || !err.limit) return err.message;
-    const named = err.message.includes(err.limit) ? err.message : `${err.message} (the ${err.limit} limit)`;
-    if (!err.usage) return named;
-    const left = Math.max(0, Number(err.usage.max) - Number(err.usage.current));
-    return `${named}. Room left: ${err.limit === 'storage' ? formatSize(String(left)) : left}.`;
-  }
+/** A failure as a person reads it (error-words.ts); a failure of the page itself says only its own message. */
+export function describeError(err: unknown, situation?: Situation): string {
+  if (err instanceof ApiError) return errorSentence(err.facts(), situation);
   return err instanceof Error ? err.message : String(err);
 }
 
-export function ErrorNote({ error }: { error: unknown }) {
+/** A failure, said once in a sentence; `situation` names what the form was doing when a code means several things. */
+export function ErrorNote({ error, situation }: { error: unknown; situation?: Situation }) {
   if (error === null || error === undefined) return null;
   return (
     <p class="problem" role="alert">
-      {describeError(error)}
+      {describeError(error, situation)}
     </p>
   );
 }
@@ -34,6 +29,20 @@ export function Link({ href, children, ...rest }: { href: string } & JSX.HTMLAtt
   };
   return (
     <a href={href} onClick={follow} {...rest}>
+      {children}
+    </a>
+  );
+}
+
+/** Opens an item in the viewer on this page (`?view={id}`): a real link, so a new tab opens the same view. */
+export function ViewerLink({ id, children, ...rest }: { id: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
+  const follow = (event: MouseEvent) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    openViewer(id);
+  };
+  return (
+    <a href={`${location.pathname}?view=${encodeURIComponent(id)}`} onClick={follow} {...rest}>
       {children}
     </a>
   );

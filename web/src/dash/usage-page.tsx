@@ -1,3 +1,4 @@
+import { SIZE_UNITS_NOTE } from '../format.js';
 import { api } from './api.js';
 import { ErrorNote, Section, usePageData } from './ui.js';
 import { UsageBars } from './usage-bars.js';
@@ -8,6 +9,7 @@ export function UsagePage() {
     <Section title="Usage">
       <ErrorNote error={error} />
       {usage ? <UsageBars usage={usage} /> : !error && <p>Loading…</p>}
+      <p class="hint muted">Sizes in decimal units: {SIZE_UNITS_NOTE}.</p>
     </Section>
   );
 }

@@ -20,12 +20,15 @@ export function DownloadLink({ shareId, fileId, name, label = 'Download' }: Prop
   );
 }
 
-/** The whole folder or collection as one .zip, streamed by the server as it is built (counts one download). */
-export function ZipLink({ shareId }: { shareId: string }) {
+/**
+ * The whole shared folder or collection, or one folder inside a shared folder, as one .zip streamed by the server as
+ * it is built (counts one download).
+ */
+export function ZipLink({ shareId, folderId = null }: { shareId: string; folderId?: string | null }) {
   return (
     <div class="actions">
-      <a class="button" href={archiveUrl(shareId)} download>
-        Download all (.zip)
+      <a class="button" href={archiveUrl(shareId, folderId)} download>
+        {folderId === null ? 'Download all (.zip)' : 'Download this folder (.zip)'}
       </a>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatWait } from '../format.js';
 
 /** Why the last password did not open the share: it was wrong, or guessing is paused for a while. */
 export type LockProblem = 'invalid' | { retryAfter: number };
@@ -11,14 +12,14 @@ interface Props {
 
 function problemText(problem: LockProblem): string {
   if (problem === 'invalid') return 'That password is wrong. Check it and try again.';
-  return `Too many attempts. Try again in ${problem.retryAfter} seconds.`;
+  return `Too many wrong passwords. Try again in ${formatWait(problem.retryAfter)}.`;
 }
 
 /** The password prompt of a protected share. The password stays in this page's memory, never in the address. */
 export function PasswordForm({ problem, checking, onSubmit }: Props) {
   const [password, setPassword] = useState('');
   // The pause whose time has run out; a pause is derived in the same render as its message, so the button is never
-  // enabled for a frame beside "Try again in N seconds".
+  // enabled for a frame beside "Try again in 30 minutes".
   const [elapsed, setElapsed] = useState<LockProblem | null>(null);
   const waiting = problem !== null && problem !== 'invalid' && elapsed !== problem;
   const input = useRef<HTMLInputElement>(null);

@@ -38,7 +38,7 @@ function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
     const headers = { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` };
     fetch(src, { headers, cache: 'no-store' })
       .then(async (res) => {
-        if (!res.ok) throw new Error(`The preview could not be loaded (${res.status}).`);
+        if (!res.ok) throw new Error('The preview could not be loaded. Download the file to see it.');
         const body = new TextDecoder().decode(await res.arrayBuffer());
         if (live) setText({ body, cut: Number(file.size) > TEXT_PREVIEW_BYTES });
       })

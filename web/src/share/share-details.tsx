@@ -13,6 +13,8 @@ interface Props {
   share: ShareView;
   /** The share was just unlocked in this page: focus moves to it. */
   unlocked: boolean;
+  /** A folder share's page opened at this folder (its own address); null: the shared folder. */
+  folderId: string | null;
 }
 
 const KIND_LABEL: Record<ShareView['type'], string> = {
@@ -44,7 +46,7 @@ function Size({ size }: { size: string }) {
 }
 
 /** What a share holds, every name and text shown as text. */
-export function ShareDetails({ share, unlocked }: Props) {
+export function ShareDetails({ share, unlocked, folderId }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const name = share.file?.name ?? share.paste?.name ?? share.folder?.name ?? share.collection?.name ?? 'Share';
 
@@ -91,7 +93,9 @@ export function ShareDetails({ share, unlocked }: Props) {
         </>
       )}
       {share.paste && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}
-      {share.folder && <FolderBrowser shareId={share.id} folderId={share.folder.id} costly={costly} />}
+      {share.folder && (
+        <FolderBrowser shareId={share.id} rootId={share.folder.id} startAt={folderId} costly={costly} />
+      )}
       {share.collection && <CollectionGrid shareId={share.id} collectionId={share.collection.id} costly={costly} />}
     </article>
   );

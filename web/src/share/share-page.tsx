@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { PageData, ShareView } from '../api.js';
+import { formatWait } from '../format.js';
 import { Message } from '../message.js';
 import { PasswordForm, type LockProblem } from './password-form.js';
 import { ShareDetails } from './share-details.js';
 import { readPageData, unlock } from './share-api.js';
 
 type View =
-  | { kind: 'share'; share: ShareView; unlocked: boolean }
+  | { kind: 'share'; share: ShareView; unlocked: boolean; folderId: string | null }
   | { kind: 'locked'; problem: LockProblem | null; checking: boolean }
   | { kind: 'gone' }
   | { kind: 'not-found' }
@@ -16,7 +17,7 @@ type View =
 function initialView(data: PageData): View {
   switch (data.state) {
     case 'open':
-      return { kind: 'share', share: data.share, unlocked: false };
+      return { kind: 'share', share: data.share, unlocked: false, folderId: data.folderId ?? null };
     case 'locked':
       return { kind: 'locked', problem: null, checking: false };
     case 'gone':
@@ -28,19 +29,31 @@ function initialView(data: PageData): View {
   }
 }
 
+interface Props {
+  id: string;
+  /** The address is a folder's own page, `/s/{id}/f/{folderId}`. */
+  folderPage: boolean;
+}
+
 /**
- * `/s/{id}`: the server already read the share (one view) and wrote what it found into the page; a protected share
- * asks for its password, which is posted once and answered with a grant for this share's links.
+ * `/s/{id}` and `/s/{id}/f/{folderId}`: the server already read the share (one view) and wrote what it found into
+ * the page, with the folder a folder's page opens at; a protected share asks for its password, which is posted once
+ * and answered with a grant for this share's links. A folder's page of a share that turns out to hold no folders is
+ * not found, as the server answers it once the grant is there.
  */
-export function SharePage({ id }: { id: string }) {
-  const [view, setView] = useState<View>(() => initialView(readPageData()));
+export function SharePage({ id, folderPage }: Props) {
+  const [data] = useState(readPageData);
+  const [view, setView] = useState<View>(() => initialView(data));
 
   const submit = async (password: string) => {
     setView({ kind: 'locked', problem: null, checking: true });
     const result = await unlock(id, password);
     switch (result.kind) {
-      case 'ok':
-        return setView({ kind: 'share', share: result.share, unlocked: true });
+      case 'ok': {
+        const folderId = data.state === 'locked' ? (data.folderId ?? null) : null;
+        if (folderId !== null && result.share.type !== 'folder') return setView({ kind: 'not-found' });
+        return setView({ kind: 'share', share: result.share, unlocked: true, folderId });
+      }
       case 'invalid':
         return setView({ kind: 'locked', problem: 'invalid', checking: false });
       case 'throttled':
@@ -54,7 +67,7 @@ export function SharePage({ id }: { id: string }) {
 
   switch (view.kind) {
     case 'share':
-      return <ShareDetails share={view.share} unlocked={view.unlocked} />;
+      return <ShareDetails share={view.share} unlocked={view.unlocked} folderId={view.folderId} />;
     case 'locked':
       return <PasswordForm problem={view.problem} checking={view.checking} onSubmit={submit} />;
     case 'gone':
@@ -64,7 +77,12 @@ export function SharePage({ id }: { id: string }) {
         </Message>
       );
     case 'not-found':
-      return (
+      return folderPage ? (
+        <Message title="Folder not found">
+          This link does not lead to a folder of a share. The share or the folder may have been deleted or moved, or
+          the address may be mistyped.
+        </Message>
+      ) : (
         <Message title="Share not found">
           This link does not lead to a share. It may have been deleted, or the address may be mistyped.
         </Message>
@@ -72,7 +90,7 @@ export function SharePage({ id }: { id: string }) {
     case 'throttled':
       return (
         <Message title="Too many requests">
-          This address has asked for too many unknown shares. Try again in {view.retryAfter} seconds.
+          This network has asked for too many shares that do not exist. Try again in {formatWait(view.retryAfter)}.
         </Message>
       );
     case 'failed':

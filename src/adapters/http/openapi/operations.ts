@@ -78,6 +78,11 @@ const PAGE_OK: Answer[] = [
   { status: 410, description: 'The page saying the share expired or reached a maximum', body: 'html' },
   { status: 429, description: 'The page saying to wait (`Retry-After`): too many unknown ids', body: 'html' },
 ];
+const FOLDER_PAGE_OK: Answer[] = PAGE_OK.map((answer) =>
+  answer.status === 404
+    ? { ...answer, description: 'The "not found" page: no such share, or a folder it does not reach (not a folder share, outside it, unknown)' }
+    : answer,
+);
 const GRANT = 'The grant for this share only: `coffer_share`, Path=/s/{id}, HttpOnly, SameSite=Strict, Max-Age';
 const PAGE_READ = [400, 401, 404, 410, 429];
 const one = (schema: string, status = 200, description = schema): Answer[] => [{ status, description, schema }];
@@ -92,6 +97,8 @@ const TUS_STATE = {
   'Upload-Offset': 'Bytes received so far',
   'Upload-Expires': 'When the upload expires unless more bytes come (RFC 7231 date); absent once complete',
   'X-File-Id': 'Once complete: the id of the file it became (the upload\'s own id)',
+  'X-Share-Id': 'Once complete, when the upload asked for a share (`share=true`): the id of its file\'s share',
+  'X-Share-Url': 'With `X-Share-Id`: the share\'s page, `{public base}/s/{shareId}` (the `url` the API gives)',
 };
 const TUS_ERRORS = { ...TUS_ANSWER, 'Tus-Version': 'On 412: the version the server speaks, `1.0.0`' };
 const CHECKSUM: RequestHeader = { name: 'Upload-Checksum', description: '`sha1 <base64 digest>` of this request\'s bytes (else 460, nothing stored)' };
@@ -196,11 +203,13 @@ export const OPERATIONS: Operation[] = [
 
   { method: 'get', path: '/assets/{name}', tag: 'web', summary: 'An asset of the web front end', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }], errors: [404], web: true },
   { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share, its state as status, its card tags (counts a view)', access: 'share-page', ok: PAGE_OK, errors: [503], web: true },
+  { method: 'get', path: '/s/{id}/f/{folderId}', tag: 'web', summary: 'The page of one folder inside a shared folder (counts a view, as /s/{id} does)', access: 'share-page', ok: FOLDER_PAGE_OK, errors: [503], web: true },
   { method: 'post', path: '/s/{id}/unlock', tag: 'web', summary: 'Unlock a protected share for its page: the share (counts a view) and a grant cookie', access: 'public', json: unlockBody, ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }], errors: [400, 401, 404, 410, 413, 429], web: true },
   { method: 'get', path: '/s/{id}/content', tag: 'web', summary: 'The shared file or paste: preview (?preview=1) or download', access: 'share-page', query: previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
   { method: 'get', path: '/s/{id}/files/{fileId}', tag: 'web', summary: 'A file inside a shared folder or collection', access: 'share-page', query: previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
   { method: 'get', path: '/s/{id}/folders/{folderId}', tag: 'web', summary: 'A folder inside a shared folder, with its subtree', access: 'share-page', ok: one('Folder'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/collections/{collectionId}', tag: 'web', summary: 'The shared collection', access: 'share-page', ok: one('Collection'), errors: PAGE_READ, web: true },
-  { method: 'get', path: '/s/{id}/archive', tag: 'web', summary: 'A shared folder or collection as one .zip, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },
+  { method: 'get', path: '/s/{id}/archive', tag: 'web', summary: 'A shared folder or collection as one .zip under one top-level directory, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },
+  { method: 'get', path: '/s/{id}/folders/{folderId}/archive', tag: 'web', summary: 'One folder inside a shared folder as one .zip under a directory of its name, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },
   ...dashboardPages,
 ];

@@ -50,8 +50,19 @@ export const Folder = z
   })
   .register(components, { id: 'Folder' });
 
+const path = z
+  .array(z.object({ id: z.string(), name: z.string() }))
+  .describe('the folders that hold the hit, from the top level down; empty at the top level');
+
+export const FileHit = File.extend({ path }).register(components, { id: 'FileHit', description: 'A file found by a search' });
+
+export const FolderHit = Folder.extend({ path }).register(components, {
+  id: 'FolderHit',
+  description: 'A folder found by a search, with fileCount and folderCount and empty files and folders',
+});
+
 export const Listing = z
-  .object({ files: z.array(File), folders: z.array(Folder) })
+  .object({ files: z.array(FileHit), folders: z.array(FolderHit) })
   .register(components, { id: 'Listing', description: 'Files and folders: search hits' });
 
 export const Root = z

@@ -2,8 +2,9 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ShareKey } from '../../../application/contract.js';
 import { DomainError, isDomainError } from '../../../domain/index.js';
+import { fromOwnOrigin } from '../csrf.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
-import { publicBase, shareUrl } from '../public-url.js';
+import { folderPageUrl, publicBase, shareUrl } from '../public-url.js';
 import { sendArchive } from '../send-archive.js';
 import { sendContent } from '../send-content.js';
 import { parse, parseId } from '../validation.js';
@@ -56,29 +57,41 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   const keyOf = (ctx: Context, id: string): ShareKey => ({
     id,
     password: null,
-    grant: grantCookie(ctx),
+    grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl, options.trustProxy ?? 0)),
     client: auth.client(ctx),
     peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
     preview: isPreview(ctx),
   });
 
-  router.get('/s/:id', async (ctx) => {
+  /**
+   * The page of the share, or of one folder inside a folder share (`folder`: the raw id of /s/{id}/f/{folderId}).
+   * Either is one visit of the share's page and counts one view, as the share's own address does; a folder the
+   * share does not reach is the 404 page and counts nothing.
+   */
+  const page = async (ctx: Context, folder?: string) => {
     const assets = web();
     if (!assets) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
     const raw = ctx.params.id ?? '';
     const url = shareUrl(base(ctx), raw);
+    const pageUrl = folder === undefined ? url : folderPageUrl(url, folder);
     let data: PageData;
     try {
       const id = parseId(raw);
+      const folderId = folder === undefined ? undefined : parseId(folder, 'folderId');
+      const at = folderId === undefined ? {} : { folderId };
       // The owner's own visit (their browser session, sent on a same-origin navigation) counts nothing.
-      const share = await core.getShare.execute({ actor: await auth.optionalActor(ctx), ...keyOf(ctx, id) });
-      data = { state: 'open', share: { ...share, url } };
+      const share = await core.getShare.execute({ actor: await auth.optionalActor(ctx), ...keyOf(ctx, id), ...at });
+      data = { state: 'open', share: { ...share, url }, ...at };
     } catch (err) {
       data = pageDataOf(err);
+      if (data.state === 'locked' && folder !== undefined) data = { ...data, folderId: folder };
     }
     if (data.state === 'throttled') ctx.set('Retry-After', String(Math.ceil(data.retryAfter)));
-    sendPage(ctx, STATUS[data.state], assets.shell, data, url);
-  });
+    sendPage(ctx, STATUS[data.state], assets.shell, data, pageUrl);
+  };
+
+  router.get('/s/:id', (ctx) => page(ctx));
+  router.get('/s/:id/f/:folderId', (ctx) => page(ctx, ctx.params.folderId ?? ''));
 
   router.post('/s/:id/unlock', jsonBody(AUTH_JSON_LIMIT), async (ctx) => {
     const id = parseId(ctx.params.id);
@@ -118,5 +131,12 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
     const actor = await auth.optionalActor(ctx);
     const archive = await core.openShareArchive.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
     sendArchive(ctx, archive);
+  });
+
+  router.get('/s/:id/folders/:folderId/archive', async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    const key = keyOf(ctx, parseId(ctx.params.id));
+    const folderId = parseId(ctx.params.folderId, 'folderId');
+    sendArchive(ctx, await core.openShareArchive.execute({ actor, ...key, folderId }));
   });
 }

@@ -3,6 +3,7 @@ import type { ResumableUploadState } from '../../../application/contract.js';
 import { DomainError } from '../../../domain/index.js';
 import { actorOf } from '../auth.js';
 import { sendError, toHttpFailure } from '../errors.js';
+import { publicBase, shareUrl } from '../public-url.js';
 import { parseId } from '../validation.js';
 import { appendBody } from '../tus/append-body.js';
 import {
@@ -44,13 +45,21 @@ function assertOffsetStream(ctx: Context): void {
   }
 }
 
-function setState(ctx: Context, state: ResumableUploadState): void {
-  ctx.set('Upload-Offset', String(state.offset));
-  if (state.expiresAt) ctx.set('Upload-Expires', state.expiresAt.toUTCString());
-  if (state.fileId) ctx.set('X-File-Id', state.fileId);
-}
-
 export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
+  /**
+   * A complete upload names its file and, when its file is shared (the share the upload asked for), that share and
+   * its page: the way an uploader token, which cannot list shares, learns the link it made.
+   */
+  const setState = (ctx: Context, state: ResumableUploadState): void => {
+    ctx.set('Upload-Offset', String(state.offset));
+    if (state.expiresAt) ctx.set('Upload-Expires', state.expiresAt.toUTCString());
+    if (state.fileId) ctx.set('X-File-Id', state.fileId);
+    if (state.shareId) {
+      ctx.set('X-Share-Id', state.shareId);
+      ctx.set('X-Share-Url', shareUrl(publicBase(ctx, options.publicUrl, options.trustProxy), state.shareId));
+    }
+  };
+
   const discovery = (ctx: Context) => {
     ctx.set('Tus-Resumable', TUS_VERSION);
     ctx.set('Tus-Version', TUS_VERSION);

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { ShareGrant } from '../../../application/shares/share-grant.js';
+import { isTopLevelNavigation } from '../csrf.js';
 
 const NAME = 'coffer_share';
 // What a grant looks like (share-grant.ts); anything else in the cookie is ignored rather than passed on.
@@ -17,8 +18,16 @@ export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant,
   ctx.append('Set-Cookie', [`${NAME}=${grant.value}`, ...attributes].join('; '));
 }
 
-/** The grant the browser sent along; the most specific path comes first when several match. */
-export function grantCookie(ctx: Context): string | null {
+/**
+ * The grant the browser sent along, when it may count; the most specific path comes first when several match.
+ * `SameSite=Strict` keeps it off requests other sites start, but a page of the same site on another origin (another
+ * port, a sibling subdomain) still gets it sent; so, as for the session cookie, it counts only on a request from our
+ * own origin (`fromOwnOrigin`: `Sec-Fetch-Site` same-origin or none, no foreign `Origin`) or on a top-level
+ * navigation, which the visitor sees. Another origin's image, script, fetch or frame of a share is served as if no
+ * grant came.
+ */
+export function grantCookie(ctx: Context, ownOrigin: boolean): string | null {
+  if (!ownOrigin && !isTopLevelNavigation(ctx)) return null;
   for (const pair of ctx.get('Cookie').split(';')) {
     const [name, value = ''] = pair.trim().split('=', 2);
     if (name === NAME && VALUE.test(value)) return value;

@@ -27,11 +27,14 @@ const COMMON = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-/** HTML: revalidated every time (a new build names new assets), never framed, no referrer (its URL names a share). */
+/**
+ * HTML: never stored by any cache (a share's page holds its state; the dashboard's shell is what a signed-in browser
+ * loads, and a new build names new assets), never framed, no referrer (its URL names a share).
+ */
 export const PAGE_HEADERS: Record<string, string> = {
   ...COMMON,
   'Content-Security-Policy': PAGE_CSP,
-  'Cache-Control': 'no-cache',
+  'Cache-Control': 'no-store',
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };

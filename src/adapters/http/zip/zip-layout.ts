@@ -40,6 +40,22 @@ export interface Layout {
   total: number;
 }
 
+// APPNOTE 4.4.17.1: a relative path, `/` its only separator, no drive or device letter (no `:` at all: NTFS reads
+// `a:b` as a stream), no control character; and no `.`, `..` or empty segment, which an extractor could climb with.
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN = /[\\:\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses an entry name APPNOTE 4.4.17 forbids. The core hands out clean paths (archive-paths.ts); reaching this is a
+ * bug, stopped here before a byte of the archive is written.
+ */
+export function assertEntryName(path: string): void {
+  const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  if (FORBIDDEN.test(path) || segments.some((s) => s === '' || s === '.' || s === '..')) {
+    throw new Error(`not a zip entry name (APPNOTE 4.4.17): ${JSON.stringify(path)}`);
+  }
+}
+
 /**
  * Places every entry: stored (no compression), so each one's length and offset, the central directory's and the
  * archive's own are known up front. That is what lets the response carry an exact Content-Length.
@@ -47,6 +63,7 @@ export interface Layout {
 export function layOut(items: readonly ZipItem[], forceZip64 = false): Layout {
   let offset = 0;
   const entries = items.map((item): PlacedEntry => {
+    assertEntryName(item.path);
     const directory = item.path.endsWith('/');
     const zip64 = forceZip64 || item.size >= MAX32 || offset >= MAX32;
     const entry = { ...item, name: Buffer.from(item.path, 'utf8'), directory, zip64, offset };

@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { formatDate, formatSize } from '../../format.js';
 import { api } from '../api.js';
 import { FileIcon, FolderIcon } from '../icons.js';
-import { Link } from '../ui.js';
-import { isImage, type Entry } from './entries.js';
+import { Link, ViewerLink } from '../ui.js';
+import { hitHref, isImage, whereText, type Entry, type Where } from './entries.js';
 
 const folderHref = (id: string) => `/files/${encodeURIComponent(id)}`;
 
@@ -23,8 +23,24 @@ function RenameField({ entry, onDone }: { entry: Entry; onDone: (name: string | 
   );
 }
 
+/** A search hit: its name opens it where it is (its folder, or the file in its folder), and says where that is. */
+function HitName({ entry, where }: { entry: Entry; where: Where }) {
+  return (
+    <span class="hit">
+      <Link class="name" href={hitHref(entry)}>
+        {entry.kind === 'folder' ? <FolderIcon /> : <FileIcon />}
+        <span class="label">{entry.name}</span>
+      </Link>
+      <span class="where muted" title={whereText(where)}>
+        {whereText(where)}
+      </span>
+    </span>
+  );
+}
+
 export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renaming: boolean; onRenamed: (name: string | null) => void }) {
   if (renaming) return <RenameField entry={entry} onDone={onRenamed} />;
+  if (entry.where) return <HitName entry={entry} where={entry.where} />;
   if (entry.kind === 'folder') {
     return (
       <Link class="name" href={folderHref(entry.id)}>
@@ -34,10 +50,10 @@ export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renami
     );
   }
   return (
-    <a class="name" href={api.contentUrl(entry.id)} download={entry.name}>
+    <ViewerLink class="name" id={entry.id}>
       <FileIcon />
       <span class="label">{entry.name}</span>
-    </a>
+    </ViewerLink>
   );
 }
 

@@ -10,6 +10,7 @@ export function EntryView({
   entry,
   layout,
   selected,
+  highlighted = false,
   onToggle,
   onActions,
   onDropEntries,
@@ -18,6 +19,8 @@ export function EntryView({
   entry: Entry;
   layout: 'list' | 'grid';
   selected: boolean;
+  /** The entry the address names (`?view=`): marked, so the eye finds it. */
+  highlighted?: boolean;
   onToggle: () => void;
   onActions: (entry: Entry, rename: () => void) => void;
   onDropEntries: (ids: string[], folderId: string) => void;
@@ -39,7 +42,7 @@ export function EntryView({
   const acceptsDrop = entry.kind === 'folder';
   return (
     <div
-      class={`entry entry-${layout}${selected ? ' selected' : ''}`}
+      class={`entry entry-${layout}${selected ? ' selected' : ''}${highlighted ? ' highlighted' : ''}`}
       role="gridcell"
       draggable={!renaming}
       onDragStart={(e) => e.dataTransfer?.setData(DRAG_TYPE, entry.id)}

@@ -2,15 +2,18 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatCount } from '../../format.js';
 import { api, type SearchView } from '../api.js';
 import { ErrorNote, Link, useAction } from '../ui.js';
+import { Viewer, type Viewable } from '../viewer.js';
 import { ActionPanel } from './action-panel.js';
 import { BulkBar } from './bulk-bar.js';
 import { fromDrop, fromInput } from './collect.js';
 import { EntryView } from './entry-view.js';
-import { fileEntry, folderEntry, sortEntries, type Entry, type SortKey } from './entries.js';
-import { breadcrumbs, useListing } from './listing.js';
+import { hitEntries, sortEntries, type Entry, type SortKey } from './entries.js';
+import { breadcrumbs, rememberPaths, useListing } from './listing.js';
 import { moveEntries } from './move.js';
 import { UploadList, useUploads } from './upload-queue.js';
 import { VirtualRows } from './virtual-rows.js';
+
+const loadFile = async (id: string): Promise<Viewable> => ({ kind: 'file', item: await api.file(id) });
 
 const ROW_HEIGHT = { list: 48, grid: 168 };
 const TILE_WIDTH = 152;
@@ -50,7 +53,7 @@ function Toolbar({ folderId, onChanged, onPick }: { folderId: string | null; onC
   );
 }
 
-export function FilesPage({ folderId }: { folderId: string | null }) {
+export function FilesPage({ folderId, viewId }: { folderId: string | null; viewId: string | null }) {
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
   const listing = useListing(folderId, version);
@@ -59,6 +62,8 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
   const [layout, setLayout] = useState<'list' | 'grid'>('list');
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<SearchView | null>(null);
+  const [searchError, setSearchError] = useState<unknown>(null);
+  const viewing = viewId;
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [width, setWidth] = useState(800);
   const [dragging, setDragging] = useState(false);
@@ -69,22 +74,34 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
     setSelected(new Set());
     setFound(null);
     setQuery('');
+    setSearchError(null);
     setPanel(null);
   }, [folderId]);
+  // A search hit opened in place: the folder shows again, with the hit in it.
+  useEffect(() => {
+    if (viewing === null) return;
+    setFound(null);
+    setQuery('');
+  }, [viewing]);
   useEffect(() => {
     document.title = `${listing.folder?.name ?? 'Files'} · Coffer`;
   }, [listing.folder]);
 
   const entries = useMemo(() => {
-    const source = found ? [...found.folders.map(folderEntry), ...found.files.map(fileEntry)] : listing.entries;
+    const source = found ? hitEntries(found) : listing.entries;
     return sortEntries(source, sort.key, sort.descending);
   }, [listing.entries, found, sort]);
   const byId = useMemo(() => new Map(entries.map((e) => [e.id, e])), [entries]);
+  const viewable = useMemo(() => entries.flatMap((e): Viewable[] => (e.kind === 'file' ? [{ kind: 'file', item: e.file }] : [])), [entries]);
 
   const search = (event: Event) => {
     event.preventDefault();
+    setSearchError(null);
     if (query.trim() === '') return setFound(null);
-    api.search(query, folderId).then(setFound, () => setFound({ files: [], folders: [] }));
+    api.search(query, folderId).then(
+      (hits) => (rememberPaths([...hits.files, ...hits.folders].map((hit) => hit.path)), setFound(hits)),
+      (err: unknown) => (setFound(null), setSearchError(err)),
+    );
   };
   const toggle = (entry: Entry) => {
     const next = new Set(selected);
@@ -107,6 +124,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
   const columns = layout === 'grid' ? Math.max(1, Math.floor(width / TILE_WIDTH)) : 1;
   const rowCount = Math.ceil(entries.length / columns);
   const crumbs = breadcrumbs(folderId);
+  const highlighted = found || viewing === null ? -1 : entries.findIndex((entry) => entry.id === viewing);
 
   return (
     <section
@@ -138,7 +156,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       <UploadList queue={uploads} />
       <div class="row controls">
         <form role="search" class="row" onSubmit={search}>
-          <input type="search" aria-label="Search names" placeholder={folderId ? 'Search this folder' : 'Search everything'} value={query}
+          <input type="search" maxLength={256} aria-label="Search names" placeholder={folderId ? 'Search this folder' : 'Search everything'} value={query}
             onInput={(e) => setQuery(e.currentTarget.value)} />
           <button type="submit">Search</button>
           {found && <button type="button" onClick={() => (setFound(null), setQuery(''))}>Clear</button>}
@@ -163,6 +181,7 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       </div>
       <BulkBar selected={[...selected].map((id) => byId.get(id)).filter((e): e is Entry => !!e)} onDone={() => (setSelected(new Set()), reload())} />
       {panel && <ActionPanel entry={panel.entry} rename={panel.rename} onClose={() => setPanel(null)} onChanged={reload} />}
+      <ErrorNote error={searchError} />
       <ErrorNote error={listing.error} />
       <ErrorNote error={moveProblem} />
       <p class="muted" role="status">
@@ -171,11 +190,13 @@ export function FilesPage({ folderId }: { folderId: string | null }) {
       {!listing.more && entries.length === 0 && !listing.error && (
         <p class="empty">{found ? 'Nothing matches.' : 'This folder is empty. Upload files or create a folder.'}</p>
       )}
-      <VirtualRows count={rowCount} rowHeight={ROW_HEIGHT[layout]} label={listing.folder?.name ?? 'Files'}>
+      {viewId && <Viewer id={viewId} items={viewable} load={loadFile} onChanged={reload} />}
+      <VirtualRows count={rowCount} rowHeight={ROW_HEIGHT[layout]} label={found ? 'Search results' : (listing.folder?.name ?? 'Files')}
+        scrollToRow={highlighted < 0 ? null : Math.floor(highlighted / columns)}>
         {(row) => (
           <div class={layout === 'grid' ? 'tiles' : 'line'}>
             {entries.slice(row * columns, row * columns + columns).map((entry) => (
-              <EntryView key={entry.id} entry={entry} layout={layout} selected={selected.has(entry.id)} onToggle={() => toggle(entry)}
+              <EntryView key={entry.id} entry={entry} layout={layout} selected={selected.has(entry.id)} highlighted={entry.id === viewing && !found} onToggle={() => toggle(entry)}
                 onActions={(e, rename) => setPanel({ entry: e, rename })} onDropEntries={dropOnFolder} onChanged={reload} />
             ))}
           </div>

@@ -17,6 +17,13 @@ function remember(folders: FolderView[]): void {
   for (const folder of folders) knownFolders.set(folder.id, { name: folder.name, parentId: folder.parentId });
 }
 
+/** The folders a search named on the way to its hits, so a hit opened in place has its whole breadcrumb trail. */
+export function rememberPaths(paths: { id: string; name: string }[][]): void {
+  for (const path of paths) {
+    path.forEach((step, i) => knownFolders.set(step.id, { name: step.name, parentId: path[i - 1]?.id ?? null }));
+  }
+}
+
 /**
  * The entries of a folder, or of the top level page by page (cursor paging): the first page shows at once and the
  * rest streams in behind it. `version` reloads.

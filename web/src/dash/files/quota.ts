@@ -1,5 +1,5 @@
-import { formatSize } from '../../format.js';
-import { api, ApiError } from '../api.js';
+import { formatCount, formatSize } from '../../format.js';
+import { api } from '../api.js';
 import type { Picked } from './collect.js';
 
 /** How many folders a batch creates: every distinct path prefix. */
@@ -12,7 +12,7 @@ export function folderPaths(picked: Picked[]): string[][] {
 }
 
 /**
- * Refuses a batch that cannot fit before a byte is sent, naming the limit and the room left. The server checks
+ * Refuses a batch that cannot fit before a byte is sent, in a sentence naming the limit and the room left. The server checks
  * again, atomically, as each file arrives: this only spares a person a doomed wait.
  */
 export async function assertRoom(picked: Picked[]): Promise<void> {
@@ -21,14 +21,14 @@ export async function assertRoom(picked: Picked[]): Promise<void> {
   const room = (kind: 'files' | 'folders') => usage[kind].max - usage[kind].current;
   const storageLeft = Math.max(0, Number(usage.storage.max) - Number(usage.storage.current));
   if (bytes > storageLeft) {
-    const message = `Not enough room: these files need ${formatSize(String(bytes))} and your storage limit leaves ${formatSize(String(storageLeft))}.`;
-    throw new ApiError(403, 'limit_reached', message, 'storage');
+    throw new Error(`Not enough room: these files need ${formatSize(String(bytes))} and your storage limit leaves ${formatSize(String(storageLeft))}.`);
   }
+  const left = (kind: 'files' | 'folders', one: string, many: string) => formatCount(Math.max(0, room(kind)), one, many);
   if (picked.length > room('files')) {
-    throw new ApiError(403, 'limit_reached', `Your files limit leaves room for ${Math.max(0, room('files'))} more files; these are ${picked.length}.`, 'files');
+    throw new Error(`Not enough room: your files limit leaves room for ${left('files', 'more file', 'more files')}, and these are ${picked.length}.`);
   }
   const folders = folderPaths(picked).length;
   if (folders > room('folders')) {
-    throw new ApiError(403, 'limit_reached', `Your folders limit leaves room for ${Math.max(0, room('folders'))} more folders; this needs ${folders}.`, 'folders');
+    throw new Error(`Not enough room: your folders limit leaves room for ${left('folders', 'more folder', 'more folders')}, and this needs ${folders}.`);
   }
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { formatSize } from '../../format.js';
+import { formatCount, formatSize } from '../../format.js';
 import { api, ApiError } from '../api.js';
 import { describeError } from '../ui.js';
 import type { Picked } from './collect.js';
@@ -37,7 +37,7 @@ async function withRoom(err: unknown): Promise<unknown> {
   if (!(err instanceof ApiError) || err.code !== 'limit_reached' || !err.limit || err.usage) return err;
   try {
     const counter = (await api.usage())[err.limit];
-    return new ApiError(err.status, err.code, err.message, err.limit, counter);
+    return new ApiError(err.status, err.code, err.message, { ...err.details, usage: counter });
   } catch {
     return err;
   }
@@ -92,7 +92,7 @@ export function useUploads(onUploaded: () => void) {
       folders = await makeFolders(picked, folderId);
     } catch (err) {
       setRefusal(describeError(err));
-      for (const { key } of jobs) update(key, { status: 'failed', error: 'its folder could not be created' });
+      for (const { key } of jobs) update(key, { status: 'failed', error: 'Not uploaded: its folder could not be created.' });
       return;
     }
     if (folders.size > 1) onUploaded();
@@ -123,17 +123,43 @@ const STATUS_TEXT: Record<Status, string> = {
   cancelled: 'Cancelled',
 };
 
+function UploadRow({ item, onCancel }: { item: QueueItem; onCancel: (key: number) => void }) {
+  return (
+    <li class={`upload upload-${item.status}`}>
+      <span class="name">{item.name}</span>
+      <progress max={item.size || 1} value={item.sent} aria-label={`Upload of ${item.name}`} />
+      <span class="muted">
+        {STATUS_TEXT[item.status]}
+        {item.status === 'sending' && ` · ${formatSize(String(item.sent))} of ${formatSize(String(item.size))} · ${formatSize(String(Math.round(item.speed)))}/s`}
+      </span>
+      {item.error && <span class="problem">{item.error}</span>}
+      {(item.status === 'waiting' || item.status === 'sending') && (
+        <button type="button" onClick={() => onCancel(item.key)} aria-label={`Cancel ${item.name}`}>
+          Cancel
+        </button>
+      )}
+    </li>
+  );
+}
+
+/**
+ * What is uploading stays on top (sending, then waiting), failures below it with their sentence, and whatever has
+ * finished folds into one line with its count, so the upload still running never scrolls out of sight.
+ */
 export function UploadList({ queue }: { queue: ReturnType<typeof useUploads> }) {
   const { items, refusal, cancel, clearFinished } = queue;
   if (items.length === 0 && !refusal) return null;
-  const count = (status: Status) => items.filter((item) => item.status === status).length;
+  const having = (...statuses: Status[]) => items.filter((item) => statuses.includes(item.status));
+  const open = [...having('sending'), ...having('waiting'), ...having('failed')];
+  const finished = having('done', 'cancelled');
+  const cancelled = having('cancelled').length;
   return (
     <section class="uploads" aria-label="Uploads">
       {items.length > 0 && (
         <p class="muted" role="status">
-          {count('done')} of {items.length} uploaded
-          {count('failed') > 0 && `, ${count('failed')} failed`}
-          {count('cancelled') > 0 && `, ${count('cancelled')} cancelled`}
+          {having('done').length} of {items.length} uploaded
+          {having('failed').length > 0 && `, ${having('failed').length} failed`}
+          {cancelled > 0 && `, ${cancelled} cancelled`}
         </p>
       )}
       {refusal && (
@@ -141,25 +167,27 @@ export function UploadList({ queue }: { queue: ReturnType<typeof useUploads> }) 
           {refusal}
         </p>
       )}
-      <ul class="plain-list">
-        {items.map((item) => (
-          <li key={item.key} class={`upload upload-${item.status}`}>
-            <span class="name">{item.name}</span>
-            <progress max={item.size || 1} value={item.sent} aria-label={`Upload of ${item.name}`} />
-            <span class="muted">
-              {STATUS_TEXT[item.status]}
-              {item.status === 'sending' && ` · ${formatSize(String(item.sent))} of ${formatSize(String(item.size))} · ${formatSize(String(Math.round(item.speed)))}/s`}
-            </span>
-            {item.error && <span class="problem">{item.error}</span>}
-            {(item.status === 'waiting' || item.status === 'sending') && (
-              <button type="button" onClick={() => cancel(item.key)} aria-label={`Cancel ${item.name}`}>
-                Cancel
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {items.some((item) => item.status !== 'waiting' && item.status !== 'sending') && (
+      {open.length > 0 && (
+        <ul class="plain-list upload-list">
+          {open.map((item) => (
+            <UploadRow key={item.key} item={item} onCancel={cancel} />
+          ))}
+        </ul>
+      )}
+      {finished.length > 0 && (
+        <details class="finished-uploads">
+          <summary>
+            {formatCount(finished.length, 'finished', 'finished')}
+            {cancelled > 0 && ` (${cancelled} cancelled)`}
+          </summary>
+          <ul class="plain-list upload-list">
+            {finished.map((item) => (
+              <UploadRow key={item.key} item={item} onCancel={cancel} />
+            ))}
+          </ul>
+        </details>
+      )}
+      {finished.length + having('failed').length > 0 && (
         <button type="button" onClick={clearFinished}>
           Clear finished
         </button>

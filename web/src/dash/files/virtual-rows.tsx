@@ -11,11 +11,14 @@ export function VirtualRows({
   count,
   rowHeight,
   label,
+  scrollToRow = null,
   children,
 }: {
   count: number;
   rowHeight: number;
   label: string;
+  /** A row to bring into view (centred) whenever this changes. */
+  scrollToRow?: number | null;
   children: (index: number) => ComponentChildren;
 }) {
   const box = useRef<HTMLDivElement>(null);
@@ -28,6 +31,11 @@ export function VirtualRows({
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || scrollToRow === null) return;
+    element.scrollTop = Math.max(0, scrollToRow * rowHeight - (element.clientHeight - rowHeight) / 2);
+  }, [scrollToRow, rowHeight]);
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const last = Math.min(count, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
   const rows: ComponentChildren[] = [];
