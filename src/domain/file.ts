@@ -33,14 +33,18 @@ export function isTextual(mime: string): boolean {
 
 const ACTIVE_MIME = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[a-z0-9.+-]*\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript)$/;
 const ACTIVE_EXTENSION = /\.(html?|xhtml|xht|shtml|svgz?|xml|xsl|xslt|mht|mhtml|js|mjs)$/i;
-const INLINE_MIME = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|text\/plain|application\/pdf)$/;
+const INLINE_MIME = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|text\/plain)$/;
 
 /** Active content (HTML, SVG, XML, scripts), by type or by name, is never rendered by the browser. */
 export function isActiveContent(mime: string, name: string): boolean {
   return ACTIVE_MIME.test(mime) || ACTIVE_EXTENSION.test(name);
 }
 
-/** Only a short list of passive types is shown inline; everything else downloads as an attachment. */
+/**
+ * Only a short list of passive types is shown inline; everything else downloads as an attachment. PDF is not on it:
+ * a browser's own PDF viewer runs the document's scripts (dialogs under our name), so the pages draw PDFs with
+ * pdf.js from fetched bytes instead (docs/SECURITY.md, "Previews").
+ */
 export function dispositionFor(mime: string, name: string): 'inline' | 'attachment' {
   if (isActiveContent(mime, name)) return 'attachment';
   return INLINE_MIME.test(mime) ? 'inline' : 'attachment';

@@ -51,9 +51,13 @@ describe('isActiveContent', () => {
 
 describe('dispositionFor', () => {
   it('shows a short list of passive types inline', () => {
-    for (const mime of ['image/png', 'image/jpeg', 'image/webp', 'video/mp4', 'audio/mpeg', 'text/plain', 'application/pdf']) {
+    for (const mime of ['image/png', 'image/jpeg', 'image/webp', 'video/mp4', 'audio/mpeg', 'text/plain']) {
       expect(dispositionFor(mime, 'file'), mime).toBe('inline');
     }
+  });
+
+  it('downloads PDF: a browser\'s own viewer would run its scripts, so the pages draw it with pdf.js instead', () => {
+    expect(dispositionFor('application/pdf', 'paper.pdf')).toBe('attachment');
   });
 
   it('downloads everything else, and active content always', () => {

@@ -55,6 +55,13 @@ describe('the first visit to a share page', () => {
     expect((await firstVisit(page, encoding)).total).toBeLessThan(BUDGET_BYTES);
   });
 
+  it('names nothing of pdf.js: its chunk and worker load only when a PDF is shown (test/http/pdf-preview.test.ts)', async () => {
+    for (const path of [page, '/']) {
+      const { assets } = await firstVisit(path, 'identity');
+      expect(assets.filter((asset) => /pdf/i.test(asset)), path).toEqual([]);
+    }
+  });
+
   it('carries no inline script: every script element names its source, but the JSON data block', async () => {
     const { body } = await transferred(page, 'identity');
     const scripts = [...body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];

@@ -38,7 +38,7 @@ const ACTIVE: Array<[mime: string, name: string]> = [
 const PASSIVE: Array<[mime: string, name: string, disposition: string]> = [
   ['image/png', 'photo.png', 'inline'],
   ['text/plain', 'notes.txt', 'inline'],
-  ['application/pdf', 'paper.pdf', 'inline'],
+  ['application/pdf', 'paper.pdf', 'attachment'],
   ['application/zip', 'bundle.zip', 'attachment'],
   ['text/css', 'style.css', 'attachment'],
 ];

@@ -6327,10 +6327,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6346,10 +6344,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6361,10 +6357,8 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6472,10 +6466,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6491,10 +6483,8 @@ export interface operations {
                     /** @description On 206 */
                     "Content-Range"?: string;
                     "Content-Disposition"?: string;
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;
@@ -6506,10 +6496,8 @@ export interface operations {
             /** @description Not modified (`If-None-Match` / `If-Modified-Since`) */
             304: {
                 headers: {
-                    /** @description `sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'` */
+                    /** @description `sandbox` */
                     "Content-Security-Policy"?: string;
-                    /** @description `SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise */
-                    "X-Frame-Options"?: string;
                     /** @description `nosniff` */
                     "X-Content-Type-Options"?: string;
                     [name: string]: unknown;

@@ -42,33 +42,13 @@ function requestedRange(ctx: Context, content: FileContent, etag: string): ByteR
 }
 
 /**
- * The policy of a PDF shown in the share page's frame. Browsers refuse to start their PDF viewer in a sandboxed
- * document, so this one answer drops `sandbox`; what it keeps safe instead: the stored type is exactly
- * application/pdf, sent as such with nosniff (the browser hands it to its viewer, never parses it as a page), it
- * may load nothing and submit nothing, and only our own pages may frame it. See docs/SECURITY.md, "Previews".
- */
-export const PDF_PREVIEW_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
-
-/** The sandbox every download gets, or, for a PDF the share page previews, the closed policy above. */
-function policyHeaders(content: FileContent, pdfPreview: boolean): Record<string, string> {
-  const framedPdf = pdfPreview && content.mime === 'application/pdf' && content.disposition === 'inline';
-  if (!framedPdf) return { 'Content-Security-Policy': 'sandbox' };
-  return { 'Content-Security-Policy': PDF_PREVIEW_CSP, 'X-Frame-Options': 'SAMEORIGIN' };
-}
-
-export interface SendOptions {
-  /** The share page asks for a preview (`?preview=1`): a PDF is then served for its frame. */
-  pdfPreview?: boolean;
-}
-
-/**
  * Serves a file's bytes as a stream: validators, conditional GET (304), a single Range (206/416), a safe
  * Content-Disposition (RFC 6266 filename*), and a sandbox CSP so nothing served here can run as our origin.
  */
-export async function sendContent(ctx: Context, content: FileContent, options: SendOptions = {}): Promise<void> {
+export async function sendContent(ctx: Context, content: FileContent): Promise<void> {
   const etag = quoted(content.etag);
   ctx.set({
-    ...policyHeaders(content, options.pdfPreview === true),
+    'Content-Security-Policy': 'sandbox',
     'X-Content-Type-Options': 'nosniff',
     'Accept-Ranges': 'bytes',
     'Cache-Control': 'private, no-cache',

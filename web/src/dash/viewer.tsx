@@ -68,7 +68,7 @@ function FileBody({ file }: { file: FileView }) {
   if (previewKind(file) === null) return <p class="note">No preview for this kind of file: download it to open it.</p>;
   return (
     <div class="preview">
-      <Preview src={api.contentUrl(file.id)} file={file} />
+      <Preview src={api.contentUrl(file.id)} download={api.contentUrl(file.id)} file={file} costly={false} />
     </div>
   );
 }

@@ -44,7 +44,12 @@ function FileRow({ shareId, file, costly }: { shareId: string; file: FileView; c
       </div>
       {open && (
         <div id={previewId}>
-          <PreviewSlot src={fileUrl(shareId, file.id, 'preview')} file={file} costly={costly} />
+          <PreviewSlot
+            src={fileUrl(shareId, file.id, 'preview')}
+            download={fileUrl(shareId, file.id, 'download')}
+            file={file}
+            costly={costly}
+          />
         </div>
       )}
     </li>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { dispositionFor } from '../../../src/domain/file.js';
+import { PdfView } from '../pdf/pdf-view.js';
 import { CodeView } from './code-view.js';
 import { languageOfFile } from './languages.js';
 
@@ -18,19 +18,13 @@ const TEXT_PREVIEW_BYTES = 256 * 1024;
 export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'text' | null;
 
 /**
- * The server frames a PDF only when it would serve it inline (a passive name) and the page asks for a preview; a
- * PDF with an active name stays a download, so the page offers no frame that would only start one.
- */
-const isFramedPdf = (file: PreviewFile) =>
-  file.mime === 'application/pdf' && dispositionFor(file.mime, file.name) === 'inline';
-
-/**
  * How a file can be shown in the page. Active content (HTML, SVG, scripts) is only ever shown as its source text,
- * never rendered; a PDF opens in the browser's own viewer, in a frame (see docs/SECURITY.md, "Previews").
+ * never rendered; a PDF stored as such is drawn by pdf.js into the page, whatever its name, since its bytes are only
+ * ever fetched as data (see docs/SECURITY.md, "Previews").
  */
 export function previewKind(file: PreviewFile): PreviewKind {
   if (IMAGE.test(file.mime)) return 'image';
-  if (isFramedPdf(file)) return 'pdf';
+  if (file.mime === 'application/pdf') return 'pdf';
   if (file.mime.startsWith('video/')) return 'video';
   if (file.mime.startsWith('audio/')) return 'audio';
   if (TEXT.test(file.mime) || languageOfFile(file.name, file.mime)) return 'text';
@@ -63,8 +57,18 @@ function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   );
 }
 
-/** The file inline: a picture, a player (seekable: the server answers ranges), a PDF viewer, or its text. */
-export function Preview({ src, file }: { src: string; file: PreviewFile }) {
+interface PreviewProps {
+  /** The bytes for the preview (`?preview=1`). */
+  src: string;
+  /** The same file as a download, offered when a PDF cannot be drawn. */
+  download: string;
+  file: PreviewFile;
+  /** The share has a download maximum: the preview's read may be a download (see PreviewSlot). */
+  costly: boolean;
+}
+
+/** The file inline: a picture, a player (seekable: the server answers ranges), a PDF drawn by pdf.js, or its text. */
+export function Preview({ src, download, file, costly }: PreviewProps) {
   switch (previewKind(file)) {
     case 'image':
       return <img class="preview-image" src={src} alt={`Preview of ${file.name}`} />;
@@ -73,7 +77,7 @@ export function Preview({ src, file }: { src: string; file: PreviewFile }) {
     case 'audio':
       return <audio class="preview-audio" src={src} controls preload="metadata" aria-label={`Audio: ${file.name}`} />;
     case 'pdf':
-      return <iframe class="preview-pdf" src={src} title={`Preview of ${file.name}`} />;
+      return <PdfView url={src} name={file.name} downloadUrl={download} wholeFile={costly} />;
     case 'text':
       return <TextPreview src={src} file={file} />;
     case null:
@@ -85,7 +89,8 @@ export function Preview({ src, file }: { src: string; file: PreviewFile }) {
  * A preview shown at once, or, on a share with a download maximum (where loading the bytes uses a download), only
  * when the visitor asks for it.
  */
-export function PreviewSlot({ src, file, costly }: { src: string; file: PreviewFile; costly: boolean }) {
+export function PreviewSlot(preview: PreviewProps) {
+  const { file, costly } = preview;
   const [wanted, setWanted] = useState(!costly);
   if (previewKind(file) === null) {
     return <p class="note">No preview for this kind of file: download it to open it.</p>;
@@ -102,7 +107,7 @@ export function PreviewSlot({ src, file, costly }: { src: string; file: PreviewF
   }
   return (
     <div class="preview">
-      <Preview src={src} file={file} />
+      <Preview {...preview} />
     </div>
   );
 }

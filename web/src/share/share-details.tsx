@@ -84,7 +84,12 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
           <div class="actions">
             <DownloadLink shareId={share.id} fileId={null} name={share.file.name} />
           </div>
-          <PreviewSlot src={fileUrl(share.id, null, 'preview')} file={share.file} costly={costly} />
+          <PreviewSlot
+            src={fileUrl(share.id, null, 'preview')}
+            download={fileUrl(share.id, null, 'download')}
+            file={share.file}
+            costly={costly}
+          />
         </>
       )}
       {share.paste && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}

@@ -66,10 +66,9 @@ const BYTES_OK: Answer[] = [
   { status: 206, description: 'One range of the content (`Content-Range`)', body: 'bytes' },
   { status: 304, description: 'Not modified (`If-None-Match` / `If-Modified-Since`)' },
 ];
-/** With `?preview=1` a stored application/pdf (passive name) is answered for the page's frame (send-content.ts). */
+/** The page's bytes, preview or not, are answered as every download is (send-content.ts): PDF is an attachment too. */
 const PREVIEW_POLICY = {
-  'Content-Security-Policy': "`sandbox`; for the PDF preview `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`",
-  'X-Frame-Options': '`SAMEORIGIN` on the PDF preview only (it may be framed by our own page); absent otherwise',
+  'Content-Security-Policy': '`sandbox`',
   'X-Content-Type-Options': '`nosniff`',
 };
 const PREVIEW_BYTES_OK: Answer[] = BYTES_OK.map((answer) => ({ ...answer, headers: PREVIEW_POLICY }));

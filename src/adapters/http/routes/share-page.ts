@@ -106,13 +106,13 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   router.get('/s/:id/content', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
-    await sendContent(ctx, content, { pdfPreview: isPreview(ctx) });
+    await sendContent(ctx, content);
   });
 
   router.get('/s/:id/files/:fileId', async (ctx) => {
     const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
     const content = await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) });
-    await sendContent(ctx, content, { pdfPreview: isPreview(ctx) });
+    await sendContent(ctx, content);
   });
 
   router.get('/s/:id/folders/:folderId', async (ctx) => {

@@ -28,11 +28,17 @@ export interface WebAssets {
 const TYPES: Record<string, { type: string; compressible: boolean }> = {
   '.html': { type: 'text/html; charset=utf-8', compressible: true },
   '.js': { type: 'text/javascript; charset=utf-8', compressible: true },
+  // pdf.js's worker, copied as it is published.
+  '.mjs': { type: 'text/javascript; charset=utf-8', compressible: true },
   '.css': { type: 'text/css; charset=utf-8', compressible: true },
   '.svg': { type: 'image/svg+xml', compressible: true },
   '.png': { type: 'image/png', compressible: false },
   '.webp': { type: 'image/webp', compressible: false },
   '.woff2': { type: 'font/woff2', compressible: false },
+  // What pdf.js asks for by name: the standard fonts and the predefined CMaps.
+  '.ttf': { type: 'font/ttf', compressible: true },
+  '.pfb': { type: 'application/octet-stream', compressible: false },
+  '.bcmap': { type: 'application/octet-stream', compressible: false },
 };
 /** A plain file name: no separator, no leading dot, nothing a path could be built from. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*$/;

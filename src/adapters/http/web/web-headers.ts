@@ -1,9 +1,10 @@
 /**
  * The policy of every HTML page. Scripts and styles come only from our own hashed files (no inline script, no
- * eval); the page talks only to its own API; it cannot be framed, cannot change its base URL, and cannot submit a
- * form natively (the password form is sent by fetch, so no password can end up in a URL). It frames only our own
- * PDF previews (frame-src 'self'), which carry a closed policy of their own. Trusted Types make every
- * string-to-HTML sink (innerHTML and friends) throw, so a name or a paste can only ever become text.
+ * eval); the page talks only to its own API; it frames nothing, cannot be framed, cannot change its base URL, and
+ * cannot submit a form natively (the password form is sent by fetch, so no password can end up in a URL). Workers
+ * come from our own files too: pdf.js's, for PDF previews. Trusted Types make every string-to-HTML sink (innerHTML
+ * and friends) throw, so a name or a paste can only ever become text; the one policy allowed,
+ * `coffer-pdf-worker`, vouches for the built PDF worker's address and nothing else (web/src/pdf/pdf-engine.ts).
  */
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -11,13 +12,13 @@ export const PAGE_CSP = [
   "style-src 'self'",
   "img-src 'self'",
   "media-src 'self'",
-  "frame-src 'self'",
+  "worker-src 'self'",
   "connect-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'none'",
   "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
+  "trusted-types coffer-pdf-worker",
 ].join('; ');
 
 const COMMON = {
