@@ -62,10 +62,13 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     await page.getByLabel('Type').selectOption('javascript');
     await page.getByLabel('Content').fill('const answer = 42; // the answer\nreturn "text";');
     await page.getByRole('button', { name: 'Save paste' }).click();
-    await page.getByRole('button', { name: '<img src=x onerror=alert(1)>' }).click();
-    await expect.poll(() => page.locator('.paste .tok-keyword').first().textContent()).toBe('const');
-    expect(await page.locator('.paste .tok-comment').textContent()).toBe('// the answer');
+    // The paste opens in the viewer, coloured by its type; its name stays text everywhere.
+    await page.getByRole('link', { name: '<img src=x onerror=alert(1)>' }).click();
+    await expect.poll(() => page.locator('.viewer .code .tk-keyword').first().textContent()).toBe('const');
+    expect(await page.locator('.viewer .code .tk-comment').textContent()).toBe('// the answer');
+    expect(await page.getByRole('dialog').getByRole('heading').first().textContent()).toBe('<img src=x onerror=alert(1)>');
     expect(await page.locator('main img').count()).toBe(0);
+    await page.keyboard.press('Escape');
 
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.getByLabel('Name', { exact: true }).fill('laptop');

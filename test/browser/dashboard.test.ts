@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
-import { overflowsHorizontally, signInThroughPage } from '../support/dashboard.js';
+import { overflowsHorizontally, signInChoosingPassword, signInThroughPage } from '../support/dashboard.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { tempDir } from '../support/temp.js';
 import { cuttingRelay } from '../support/tus-client.js';
@@ -162,7 +162,7 @@ describe.skipIf(!chromiumFound)('the dashboard in Chromium', () => {
     expect(await overflowsHorizontally(admin.page)).toBe(false);
 
     const user = await watchedPage(browser);
-    await signInThroughPage(user.page, t.url, 'carol', 'carol-password');
+    await signInChoosingPassword(user.page, t.url, 'carol', 'carol-password', 'carol-own-password');
     const path = join(tempDir('dash-quota'), 'report.pdf');
     writeFileSync(path, randomBytes(5000));
     await user.page.getByLabel('Upload files').setInputFiles(path);

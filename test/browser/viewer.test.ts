@@ -31,6 +31,9 @@ function toneWav(seconds = 1, rate = 8000): Buffer {
 
 const viewer = (page: Page) => page.getByRole('dialog');
 const viewerTitle = (page: Page) => viewer(page).getByRole('heading').first().textContent();
+/** The viewer has taken the focus (its heading): from then on its keys are listened to. */
+const focusedIn = (page: Page) =>
+  expect.poll(() => page.evaluate<boolean>(`!!document.activeElement?.closest('[role=dialog]')`)).toBe(true);
 const viewParam = (page: Page) => new URL(page.url()).searchParams.get('view');
 const mediaReady = (page: Page, selector: string) =>
   page.locator(`.viewer ${selector}`).evaluate((m: { readyState: number }) => m.readyState);
@@ -69,6 +72,7 @@ describe.skipIf(!chromiumFound)("the owner's viewer in Chromium", () => {
     await page.getByRole('link', { name: 'a-photo.png' }).click();
 
     await expect.poll(() => viewerTitle(page)).toBe('a-photo.png');
+    await focusedIn(page);
     expect(viewParam(page)).toBe(ids.get('a-photo.png'));
     const image = viewer(page).getByRole('img', { name: 'Preview of a-photo.png' });
     await expect.poll(() => image.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBe(320);
@@ -118,6 +122,7 @@ describe.skipIf(!chromiumFound)("the owner's viewer in Chromium", () => {
     await page.getByRole('link', { name: 'd-code.ts' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => viewerTitle(page)).toBe('d-code.ts');
+    await focusedIn(page);
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => viewerTitle(page)).toBe('e-page.html');
     await page.goBack();
@@ -125,9 +130,11 @@ describe.skipIf(!chromiumFound)("the owner's viewer in Chromium", () => {
     expect(new URL(page.url()).pathname).toBe('/');
     await page.goForward();
     await expect.poll(() => viewerTitle(page)).toBe('e-page.html');
+    await focusedIn(page);
 
     await page.reload();
     await expect.poll(() => viewerTitle(page)).toBe('e-page.html');
+    await focusedIn(page);
     // Opened by its address, the viewer still steps through the listing, and Esc leaves the page's own address.
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => viewerTitle(page)).toBe('d-code.ts');

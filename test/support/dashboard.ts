@@ -14,3 +14,20 @@ export async function signInThroughPage(page: Page, base: string, username: stri
 export function overflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
 }
+
+/**
+ * Signs in as a user whose password an admin set: the dashboard asks for their own first, and shows its sections
+ * once it is saved.
+ */
+export async function signInChoosingPassword(page: Page, base: string, username: string, given: string, chosen: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(given);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+  await page.getByLabel('Password you signed in with').fill(given);
+  await page.getByLabel('New password (8 to 256 characters)').fill(chosen);
+  await page.getByLabel('New password again').fill(chosen);
+  await page.getByRole('button', { name: 'Save my password' }).click();
+  await expect.poll(() => page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(true);
+}
