@@ -22,6 +22,9 @@ interface Props {
   onChanged?: () => void;
 }
 
+// What the browser shows by itself in a tab; everything else is served as an attachment and would only download.
+const OPENS_IN_TAB = new Set(['image', 'video', 'audio']);
+
 // Keys that belong to what has focus: typing, a player's seek, a select's choice.
 const OWNS_KEYS = 'input, textarea, select, video, audio, [contenteditable]';
 
@@ -172,9 +175,11 @@ export function Viewer({ id, items, load, onChanged }: Props) {
                 <a class="button" href={api.contentUrl(entry.item.id)} download={entry.item.name}>
                   Download
                 </a>
-                <a class="button" href={api.contentUrl(entry.item.id)} target="_blank" rel="noopener noreferrer">
-                  Open in a new tab
-                </a>
+                {OPENS_IN_TAB.has(previewKind(entry.item) ?? '') && (
+                  <a class="button" href={api.contentUrl(entry.item.id)} target="_blank" rel="noopener noreferrer">
+                    Open in a new tab
+                  </a>
+                )}
               </>
             )}
             <button type="button" aria-expanded={sharing} onClick={() => setSharing(!sharing)}>

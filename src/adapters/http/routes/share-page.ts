@@ -9,7 +9,7 @@ import { sendArchive } from '../send-archive.js';
 import { sendContent } from '../send-content.js';
 import { parse, parseId } from '../validation.js';
 import { grantCookie, setGrantCookie } from '../web/grant-cookie.js';
-import { isLinkPreviewBot } from '../web/link-preview-bots.js';
+import { isLinkPreviewBot, isSpeculative } from '../web/link-preview-bots.js';
 import type { PageData } from '../web/page-data.js';
 import { sendPage } from '../web/send-page.js';
 import type { WebAssets } from '../web/web-assets.js';
@@ -59,7 +59,10 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
     password: null,
     grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl, options.trustProxy ?? 0)),
     client: auth.client(ctx),
-    peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
+    peek:
+      ctx.method === 'HEAD' ||
+      isLinkPreviewBot(ctx.get('User-Agent')) ||
+      isSpeculative(ctx.get('Sec-Purpose'), ctx.get('Purpose')),
     preview: isPreview(ctx),
   });
 
