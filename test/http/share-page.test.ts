@@ -95,7 +95,8 @@ describe('/s/{id}: the page knows the share when it answers', () => {
 
   it("a browser's own prefetch or prerender counts nothing: nobody has opened the share yet", async () => {
     const id = await shareFile('zip me', 'doc.txt', 'text/plain', { maxViews: 1, maxDownloads: 1 });
-    for (const headers of [{ 'Sec-Purpose': 'prefetch' }, { 'Sec-Purpose': 'prefetch;prerender' }, { Purpose: 'prefetch' }]) {
+    const asked: Record<string, string>[] = [{ 'Sec-Purpose': 'prefetch' }, { 'Sec-Purpose': 'prefetch;prerender' }, { Purpose: 'prefetch' }];
+    for (const headers of asked) {
       expect((await t.request('GET', `/s/${id}`, { headers })).status).toBe(200);
       expect((await t.request('GET', `/s/${id}/content`, { headers })).status).toBe(200);
     }
