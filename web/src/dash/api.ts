@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from '../openapi-schema.gen.js';
+import type { components, paths } from '../common/openapi-schema.gen.js';
 import type { ErrorFacts } from './error-words.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Message } from '../message.js';
+import { Message } from '../common/message.js';
 import { AccountPage } from './account-page.js';
 import { AdminPage } from './admin-page.js';
 import { api, type MeView } from './api.js';

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatDate } from '../format.js';
+import { formatDate } from '../common/format.js';
 import { api, type PasteView } from './api.js';
 import { Highlighted } from './highlight.js';
 import { ShareDialog } from './share-dialog.js';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { PdfView } from '../pdf/pdf-view.js';
-import { CodeView } from './code-view.js';
-import { languageOfFile } from './languages.js';
+import { PdfView } from './pdf/pdf-view.js';
+import { CodeView } from './code/code-view.js';
+import { languageOfFile } from './code/languages.js';
 
 export interface PreviewFile {
   name: string;
@@ -57,13 +57,13 @@ function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   );
 }
 
-interface PreviewProps {
+export interface PreviewProps {
   /** The bytes for the preview (`?preview=1`). */
   src: string;
   /** The same file as a download, offered when a PDF cannot be drawn. */
   download: string;
   file: PreviewFile;
-  /** The share has a download maximum: the preview's read may be a download (see PreviewSlot). */
+  /** The share has a download maximum: the preview's read may be a download (the share page's PreviewSlot). */
   costly: boolean;
 }
 
@@ -83,31 +83,4 @@ export function Preview({ src, download, file, costly }: PreviewProps) {
     case null:
       return null;
   }
-}
-
-/**
- * A preview shown at once, or, on a share with a download maximum (where loading the bytes uses a download), only
- * when the visitor asks for it.
- */
-export function PreviewSlot(preview: PreviewProps) {
-  const { file, costly } = preview;
-  const [wanted, setWanted] = useState(!costly);
-  if (previewKind(file) === null) {
-    return <p class="note">No preview for this kind of file: download it to open it.</p>;
-  }
-  if (!wanted) {
-    return (
-      <p class="note">
-        <button type="button" class="button secondary" onClick={() => setWanted(true)}>
-          Show preview
-        </button>{' '}
-        This share allows a limited number of downloads; a preview uses one.
-      </p>
-    );
-  }
-  return (
-    <div class="preview">
-      <Preview {...preview} />
-    </div>
-  );
 }

@@ -1,5 +1,5 @@
-import type { ShareView } from '../../src/application/views.js';
-import type { PageData, PageShare } from '../../src/adapters/http/web/page-data.js';
+import type { ShareView } from '../../../src/application/views.js';
+import type { PageData, PageShare } from '../../../src/adapters/http/web/page-data.js';
 
 export type { PageData, PageShare, ShareView };
 
