@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { PdfView } from './pdf/pdf-view.js';
-import { CodeView } from './code/code-view.js';
+import { CodeView, preloadHighlighter } from './code/code-view.js';
 import { languageOfFile } from './code/languages.js';
 
 export interface PreviewFile {
@@ -33,9 +33,12 @@ export function previewKind(file: PreviewFile): PreviewKind {
 
 function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   const [text, setText] = useState<{ body: string; cut: boolean } | { problem: string } | null>(null);
+  const language = languageOfFile(file.name, file.mime);
   useEffect(() => {
     let live = true;
     const headers = { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` };
+    // The highlighter comes while the text does, so the text can appear coloured at once.
+    preloadHighlighter(language);
     fetch(src, { headers, cache: 'no-store' })
       .then(async (res) => {
         if (!res.ok) throw new Error('The preview could not be loaded. Download the file to see it.');
@@ -51,7 +54,7 @@ function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   if ('problem' in text) return <p class="problem">{text.problem}</p>;
   return (
     <>
-      <CodeView text={text.body} language={languageOfFile(file.name, file.mime)} label={`Preview of ${file.name}`} />
+      <CodeView text={text.body} language={language} label={`Preview of ${file.name}`} />
       {text.cut && <p class="note">The preview shows the start of the file only.</p>}
     </>
   );
