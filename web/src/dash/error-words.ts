@@ -1,4 +1,4 @@
-import { formatCount, formatSize, formatWait } from '../format.js';
+import { formatCount, formatSize, formatWait } from '../common/format.js';
 
 /**
  * The one place where an API error becomes a sentence for people: about what they typed or did, never a field path,

@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatDate, formatSize } from '../format.js';
-import { CodeView } from '../share/code-view.js';
-import { languageOf } from '../share/languages.js';
-import { Preview, previewKind } from '../share/preview.js';
+import { formatDate, formatSize } from '../common/format.js';
+import { CodeView } from '../common/code/code-view.js';
+import { languageOf } from '../common/code/languages.js';
+import { Preview, previewKind } from '../common/preview.js';
 import { api, type FileView, type PasteView } from './api.js';
 import { closeViewer, switchViewer } from './routes.js';
 import { ShareDialog } from './share-dialog.js';

@@ -1,4 +1,4 @@
-import { errorBody, retryAfterOf, type PageData, type PageShare } from '../api.js';
+import { errorBody, retryAfterOf, type PageData, type PageShare } from './api.js';
 import type { CollectionView, FolderView } from '../../../src/application/views.js';
 import { shareProblem } from './share-words.js';
 

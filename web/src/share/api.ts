@@ -1,15 +1,10 @@
-import type { ShareView } from '../../src/application/views.js';
-import type { PageData, PageShare } from '../../src/adapters/http/web/page-data.js';
+import type { ShareView } from '../../../src/application/views.js';
+import type { PageData, PageShare } from '../../../src/adapters/http/web/page-data.js';
+import type { ErrorBody } from '../common/error-body.js';
 
 export type { PageData, PageShare, ShareView };
 
-/** An error answer's body, as the API writes it. */
-export interface ErrorBody {
-  error?: string;
-  message?: string;
-  retryAfter?: number;
-}
-
+/** An error answer's body; `{}` when it is not JSON. */
 export async function errorBody(res: Response): Promise<ErrorBody> {
   try {
     return (await res.json()) as ErrorBody;
