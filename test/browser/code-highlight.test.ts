@@ -91,7 +91,7 @@ describe.skipIf(!chromiumFound)('one code highlighter, loaded when text is colou
     await page.route(HIGHLIGHTER, (route) => route.abort());
     await page.goto(`${t.url}/s/${pasteShare}`);
     await expect.poll(() => page.locator('pre code').textContent()).toBe(CODE);
-    await expect.poll(() => page.locator('pre[aria-busy]').count()).toBe(0);
+    await page.waitForLoadState('networkidle');
     expect(await page.locator('pre code span').count()).toBe(0);
     await page.context().close();
   });

@@ -4,9 +4,6 @@ import { PLAIN_TEXT } from './languages.js';
 
 // Past this, tokenizing would stall the page; the text is still shown, only uncoloured.
 const HIGHLIGHT_MAX = 256 * 1024;
-// How long a text waits for the highlighter before it shows uncoloured: on a working link the chunk comes well
-// within it, so the text appears coloured at once instead of changing colour under the reader's eyes.
-const COLOUR_WAIT_MS = 500;
 
 type Highlight = (text: string, language: string) => ComponentChildren;
 
@@ -36,11 +33,10 @@ export function preloadHighlighter(language: string | null): void {
 }
 
 /**
- * The highlighter once it is here. Until then the text waits a moment (`waiting`), then shows plain; a highlighter
- * that cannot be loaded (offline, say) leaves it plain.
+ * The highlighter once it is here; null until then (the text shows plain meanwhile), and for good when it cannot be
+ * loaded (offline, say).
  */
-function useHighlighter(wanted: boolean): { highlight: Highlight | null; waiting: boolean } {
-  const [waited, setWaited] = useState(false);
+function useHighlighter(wanted: boolean): Highlight | null {
   const [, arrived] = useState(0);
   const rendered = loaded;
   // Asked for while rendering, as a lazy component is, so the chunk is on its way before the first paint.
@@ -49,21 +45,13 @@ function useHighlighter(wanted: boolean): { highlight: Highlight | null; waiting
     // What this render showed, not what is loaded now: a highlighter that arrived in between must still repaint.
     if (!wanted || rendered) return;
     let live = true;
-    const timer = setTimeout(() => live && setWaited(true), COLOUR_WAIT_MS);
-    const settled = () => {
-      clearTimeout(timer);
-      if (!live) return;
-      setWaited(true);
-      arrived((n) => n + 1);
-    };
+    const settled = () => live && arrived((n) => n + 1);
     loadHighlighter().then(settled, settled);
     return () => {
       live = false;
-      clearTimeout(timer);
     };
   }, [wanted]);
-  if (!wanted) return { highlight: null, waiting: false };
-  return { highlight: rendered, waiting: !rendered && !waited };
+  return wanted ? rendered : null;
 }
 
 interface Props {
@@ -81,11 +69,11 @@ interface Props {
  */
 export function CodeView({ text, language, label, codeRef }: Props) {
   const grammar = wantsColour(language) && text.length <= HIGHLIGHT_MAX ? language : null;
-  const { highlight, waiting } = useHighlighter(grammar !== null);
+  const highlight = useHighlighter(grammar !== null);
   const shown = useMemo(() => (highlight && grammar ? highlight(text, grammar) : text), [highlight, grammar, text]);
   return (
-    <pre class="code" tabIndex={0} aria-label={label} aria-busy={waiting || undefined}>
-      <code ref={codeRef}>{waiting ? null : shown}</code>
+    <pre class="code" tabIndex={0} aria-label={label}>
+      <code ref={codeRef}>{shown}</code>
     </pre>
   );
 }
