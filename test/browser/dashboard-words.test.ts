@@ -67,6 +67,9 @@ describe.skipIf(!chromiumFound)('the dashboard in words for people (Chromium)', 
     await amount.fill('2.5 GB');
     await amount.press('Enter');
     await expect.poll(async () => (await userRecord('sam')).storage.max).toBe('2500000000');
+    // The form shows the new maximum once the page has read it back; typing before that would be overwritten.
+    await expect.poll(() => amount.inputValue()).toBe('2.5');
+    expect(await unit.inputValue()).toBe('GB');
     await amount.fill('5 MB');
     await unit.selectOption('TB');
     await form.getByRole('button', { name: 'Set' }).click();
