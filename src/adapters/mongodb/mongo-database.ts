@@ -19,6 +19,8 @@ export const COLLECTIONS = {
   uploads: 'uploads',
   /** Deployment-wide counts that guard invariants spanning many records (the admins). */
   counters: 'counters',
+  /** One lease per running instance: unfinished work names its instance, and a lease that ran out marks it dead. */
+  instanceLeases: 'instance_leases',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -113,6 +115,8 @@ const INDEXES: Record<string, IndexDescription[]> = {
     // The sweep of orphan bytes asks which blob keys are parts of an upload under way.
     { key: { 'parts.key': 1 }, name: 'part_keys' },
   ],
+  // A lease missing reads as run out, so one is dropped a day after it ran out (an instance ended: at once).
+  [COLLECTIONS.instanceLeases]: [{ key: { until: 1 }, expireAfterSeconds: 86_400, name: 'lease_ttl' }],
   // The GridFS spec's own indexes, created up front rather than on the first upload.
   [`${BLOB_BUCKET}.files`]: [{ key: { filename: 1, uploadDate: 1 }, name: 'filename_1_uploadDate_1' }],
   [`${BLOB_BUCKET}.chunks`]: [{ key: { files_id: 1, n: 1 }, unique: true, name: 'files_id_1_n_1' }],

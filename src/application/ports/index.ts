@@ -24,6 +24,7 @@ export * from './collection-repository.js';
 export * from './file-repository.js';
 export * from './folder-repository.js';
 export * from './id-generator.js';
+export * from './instance-leases.js';
 export * from './page-keys.js';
 export * from './password-hasher.js';
 export * from './paste-repository.js';
