@@ -12,6 +12,7 @@ import {
   type Persistence,
 } from './composition.js';
 import type { Config, PersistenceKind } from './config.js';
+import { LeaseKeeper } from './instance-lease.js';
 import { createLogger, type Logger } from './logger.js';
 import { maySweep, scheduleOrphanSweeps, sweepAfterCrashes, type SweepOptions } from './orphan-sweep.js';
 
@@ -57,6 +58,7 @@ async function serve(container: Container, config: Config): Promise<Server> {
   return server;
 }
 
+/** Requests under way finish first; then the lease ends (nothing of this instance is unfinished), then the rest. */
 function closer(server: Server, container: Container, persistence: Persistence): () => Promise<void> {
   let closing: Promise<void> | null = null;
   return () =>
@@ -69,6 +71,7 @@ function closer(server: Server, container: Container, persistence: Persistence):
         });
         server.closeIdleConnections();
       });
+      await container.get(LeaseKeeper).stop();
       await container.unbindAllAsync();
       await persistence.close();
     })());
@@ -82,15 +85,20 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   let container: Container;
   let server: Server;
   let core: Core;
+  let keeper: LeaseKeeper | null = null;
   try {
     container = buildContainer(config, { ...options, logger, persistence });
     core = container.get<Core>(Core);
+    // The lease comes first: every piece of unfinished work this instance starts names it.
+    keeper = container.get(LeaseKeeper);
+    await keeper.start();
     await bootstrapAdmin(core, config, logger);
     // What a crash left (counts held for, bytes written for a record that never came) goes before anything is
     // served; the schedule catches later ones.
     if (maySweep(persistence.kind)) await sweepAfterCrashes(core, logger, options.sweep?.graceMs);
     server = await serve(container, config);
   } catch (err) {
+    await keeper?.stop();
     await persistence.close().catch(() => undefined);
     throw err;
   }
