@@ -14,7 +14,13 @@ import {
 import type { Config, PersistenceKind } from './config.js';
 import { LeaseKeeper } from './instance-lease.js';
 import { createLogger, type Logger } from './logger.js';
-import { maySweep, scheduleOrphanSweeps, sweepAfterCrashes, type SweepOptions } from './orphan-sweep.js';
+import {
+  maySweep,
+  scheduleOrphanSweeps,
+  sweepAfterCrashes,
+  sweepDeadInstances,
+  type SweepOptions,
+} from './orphan-sweep.js';
 
 export interface RunningCoffer {
   server: Server;
@@ -30,7 +36,7 @@ export interface RunningCoffer {
 
 export type StartOptions = BuildOptions &
   Pick<ConnectOptions, 'probe' | 'mongo'> & {
-    /** The sweeps' grace period and schedule (tests shorten them). */
+    /** The sweeps' grace period and schedule (tests shorten them; the recovery interval defaults to the config's). */
     sweep?: SweepOptions;
   };
 
@@ -96,6 +102,7 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
     // What a crash left (counts held for, bytes written for a record that never came) goes before anything is
     // served; the schedule catches later ones.
     if (maySweep(persistence.kind)) await sweepAfterCrashes(core, logger, options.sweep?.graceMs);
+    else await sweepDeadInstances(core, logger);
     server = await serve(container, config);
   } catch (err) {
     await keeper?.stop();
@@ -108,7 +115,8 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   // The pool is sized once, when the process starts (npm start sets 6); argon2 leaves one of its threads to file I/O.
   const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   logger.info({ url, persistence: persistence.kind, threadPool }, 'coffer listening');
-  const stopSweeps = scheduleOrphanSweeps(core, logger, options.sweep, maySweep(persistence.kind));
+  const sweeps = { recoveryMs: config.recoverySweepSeconds * 1000, ...options.sweep };
+  const stopSweeps = scheduleOrphanSweeps(core, logger, sweeps, maySweep(persistence.kind));
   const closeServer = closer(server, container, persistence);
   const close = async () => {
     await stopSweeps();

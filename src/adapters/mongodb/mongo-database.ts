@@ -109,6 +109,8 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },
     { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
   ],
+  // The sweep after a crash finds the users whose counters name an instance that is gone.
+  [COLLECTIONS.usage]: [{ key: { writers: 1 }, name: 'writers' }],
   [COLLECTIONS.uploads]: [
     { key: { expiresAt: 1 }, name: 'expires' },
     { key: { ownerId: 1 }, name: 'owner' },

@@ -10,7 +10,7 @@ import { releaseSession } from './release-session.js';
 import { appendMiss, offsetConflict, ownedUpload, stateOf } from './upload-state.js';
 
 type Port = Core['appendUpload'];
-type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock'> & FinishDeps;
+type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'instance'> & FinishDeps;
 
 /**
  * Adds bytes at the offset the client names. Each append writes its bytes as a blob of its own, metered against the
@@ -31,7 +31,8 @@ export class AppendUpload implements Port {
 
     const holdId = this.p.ids.newId();
     const slots = this.p.settings.maxConcurrentUploads;
-    if (!(await this.p.usage.openHold(actor.userId, { id: holdId, at: this.p.clock.now() }, slots))) {
+    const hold = { id: holdId, at: this.p.clock.now(), by: this.p.instance.id() };
+    if (!(await this.p.usage.openHold(actor.userId, hold, slots))) {
       throw tooManyUploads(slots);
     }
     let key: string | null = null;

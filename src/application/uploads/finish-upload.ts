@@ -7,7 +7,7 @@ import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
 import { checkedParts } from './checked-parts.js';
 import { appendMiss, offsetConflict } from './upload-state.js';
 
-export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock'>;
+export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock' | 'instance'>;
 
 const keysOf = (parts: readonly UploadPart[]) => parts.map((part) => part.key);
 
@@ -21,13 +21,18 @@ const sameParts = (a: readonly UploadPart[], b: readonly UploadPart[]) =>
  * machine, cuts the upload back and fails with 409, so the client resumes from the offset that truly exists) and
  * made durable together, all before the file can land and be answered. The session is then taken, so a termination
  * or expiry racing with this either wins (and gives everything back) or finds nothing, and the parts are this call's
- * alone to join; a crash after the take leaves a stale hold and orphan bytes, which the sweeps give back.
+ * alone to join; a crash after the take leaves a hold naming this instance, which another instance's sweep gives
+ * back once this one is gone, and orphan bytes for the sweep of orphans.
  */
 export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadSession): Promise<ResumableUploadState> {
   const checked = await checkedParts(p, session);
   if (!checked) throw await appendMiss(p, session.id, session.length);
   if (checked.offset !== checked.length) throw offsetConflict(checked.offset, checked.length);
   await p.blobs.makeDurable(keysOf(checked.parts));
+  // From the take on, the hold belongs to no live session: naming this instance first lets another give it back if
+  // this one dies before the file is recorded (whichever instance created the upload). A hold already gone (a
+  // reconcile forgot it) fails the landing as a stalled upload's does.
+  await p.usage.claimHold(session.ownerId, session.id, p.instance.id());
   const taken = await p.uploads.take(session.id);
   if (!taken) throw await appendMiss(p, session.id, session.length);
   let blob: { key: string; size: number };
