@@ -57,7 +57,8 @@ export async function sweepStaleHolds(core: Core, logger: Logger, graceMs = SWEE
 export async function sweepDeadInstances(core: Core, logger: Logger): Promise<void> {
   try {
     const report = await core.sweepDeadInstances.execute({});
-    if (report.settled + report.released + report.kept > 0) logger.warn(report, 'finished the work of gone instances');
+    const done = report.settled + report.released + report.kept + report.abandoned;
+    if (done > 0) logger.warn(report, 'finished the work of gone instances');
     else if (report.instances > 0) logger.debug(report, 'gone instances left no work');
     if (report.failed > 0) logger.error(report, 'some work of gone instances could not be finished; the next sweep retries');
   } catch (err) {

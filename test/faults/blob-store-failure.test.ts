@@ -63,6 +63,9 @@ class FaultyBlobs implements BlobStore {
   purgeIncomplete(before: Date) {
     return this.inner.purgeIncomplete(before);
   }
+  purgeAbandoned() {
+    return this.inner.purgeAbandoned();
+  }
 }
 
 let t: HttpTest;

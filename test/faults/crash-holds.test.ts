@@ -25,11 +25,13 @@ type Backing = () => Promise<{ ports: Partial<Pick<Ports, 'usage' | 'files'>>; l
 /** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
 const dead = () => new Promise<never>(() => {});
 
-const recovered = (counts: Partial<Record<'instances' | 'settled' | 'released' | 'kept' | 'failed', number>> = {}) => ({
+type Recovered = 'instances' | 'settled' | 'released' | 'kept' | 'abandoned' | 'failed';
+const recovered = (counts: Partial<Record<Recovered, number>> = {}) => ({
   instances: 0,
   settled: 0,
   released: 0,
   kept: 0,
+  abandoned: 0,
   failed: 0,
   ...counts,
 });

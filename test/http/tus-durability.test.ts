@@ -52,6 +52,9 @@ class PowerLossBlobs implements BlobStore {
   purgeIncomplete(before: Date) {
     return this.inner.purgeIncomplete(before);
   }
+  purgeAbandoned() {
+    return this.inner.purgeAbandoned();
+  }
 }
 
 describe.each(['memory', 'fs'] as const)('resumable uploads after a power loss (%s store)', (blobs) => {

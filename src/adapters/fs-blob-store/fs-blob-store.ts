@@ -205,6 +205,11 @@ export class FsBlobStore implements BlobStore {
     return removed;
   }
 
+  /** Temporary files whose writer on this host is gone (a process that no longer runs). */
+  async purgeAbandoned(): Promise<number> {
+    return this.purgeIncomplete(new Date(0));
+  }
+
   private pathFor(key: string): string | null {
     return KEY_PATTERN.test(key) ? this.pathOf(key) : null;
   }

@@ -80,6 +80,10 @@ export class MemoryBlobStore implements BlobStore {
     return 0;
   }
 
+  async purgeAbandoned(): Promise<number> {
+    return 0;
+  }
+
   /** The keys held right now; lets tests check that nothing was left behind without trusting write's result. */
   keys(): string[] {
     return [...this.blobs.keys()];

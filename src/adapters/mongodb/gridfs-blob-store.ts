@@ -134,6 +134,11 @@ export class GridFsBlobStore implements BlobStore {
     return deletedCount;
   }
 
+  /** Chunks carry no writer: what a dead writer left goes by its age (purgeIncomplete), or by its key. */
+  async purgeAbandoned(): Promise<number> {
+    return 0;
+  }
+
   /** Cleanup after a failure must never hide the failure itself. */
   private async discard(upload: GridFSBucketWriteStream, key: string): Promise<void> {
     await upload.abort().catch(() => undefined);

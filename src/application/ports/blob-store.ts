@@ -67,4 +67,9 @@ export interface BlobStore {
    * last touched before `before`; returns how many pieces went. Writes still under way are younger than that.
    */
   purgeIncomplete(before: Date): Promise<number>;
+  /**
+   * Removes only what writes of processes known to be gone left behind, whatever its age (the part of
+   * purgeIncomplete that needs no scan of stored blobs, so it can run every few seconds); returns how many went.
+   */
+  purgeAbandoned(): Promise<number>;
 }
