@@ -92,10 +92,13 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
     // The sweep of orphan bytes asks which blob keys are referenced.
     { key: { blobKey: 1 }, name: 'blob_key' },
+    // A removal cut short finds the files it claimed; only files being removed carry a claim.
+    { key: { claim: 1 }, sparse: true, name: 'claim' },
   ],
   [COLLECTIONS.folders]: [
     { key: { ownerId: 1, parentId: 1, nameLower: 1, _id: 1 }, name: 'owner_parent_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
+    { key: { claim: 1 }, sparse: true, name: 'claim' },
   ],
   // A lease whose time ran out is free already; the TTL only keeps abandoned ones from piling up.
   [COLLECTIONS.folderLeases]: [{ key: { until: 1 }, expireAfterSeconds: 0, name: 'lease_ttl' }],
