@@ -134,7 +134,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.reserve('u1', 'storage', 1, 1000, { id: HOLD, at: later(20), by: BY })).toBe(false);
         expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 1000 }));
         expect(await counter.staleHolds(later(60_000))).toEqual([
-          { userId: 'u1', holdId: HOLD, amounts: { files: 1, storage: 1000 }, at: later(10), by: BY },
+          { userId: 'u1', holdId: HOLD, amounts: { files: 1, storage: 1000 }, at: later(10), by: BY, task: null, fixed: false, blobs: [] },
         ]);
         expect(await counter.settleHold('u1', HOLD)).toEqual({ files: 1, storage: 1000 });
         expect(await counter.settleHold('u1', HOLD)).toBeNull();
@@ -178,7 +178,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await ids(later(2000))).toEqual(['old', 'other']);
         expect(await ids(later(3001))).toEqual(['busy', 'old', 'other']);
         const other = (await counter.staleHolds(later(3001))).find((h) => h.holdId === 'other');
-        expect(other).toEqual({ userId: 'u2', holdId: 'other', amounts: { files: 1 }, at: later(1000), by: BY });
+        expect(other).toEqual({ userId: 'u2', holdId: 'other', amounts: { files: 1 }, at: later(1000), by: BY, task: null, fixed: false, blobs: [] });
       });
 
       it('records nothing for a refused held reservation', async () => {
@@ -228,9 +228,9 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         // An opened hold holds nothing until a reservation adds to it, and is swept like any other.
         expect(await counter.staleHolds(later(10))).toEqual(
           expect.arrayContaining([
-            { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5), by: BY },
-            { userId: 'u1', holdId: 'h2', amounts: {}, at: T0, by: BY },
-            { userId: 'u2', holdId: 'h1', amounts: {}, at: T0, by: BY },
+            { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5), by: BY, task: null, fixed: false, blobs: [] },
+            { userId: 'u1', holdId: 'h2', amounts: {}, at: T0, by: BY, task: null, fixed: false, blobs: [] },
+            { userId: 'u2', holdId: 'h1', amounts: {}, at: T0, by: BY, task: null, fixed: false, blobs: [] },
           ]),
         );
         expect(await counter.settleHold('u1', 'h1')).toEqual({ files: 1 });
@@ -255,7 +255,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0, by: BY }, 2, files(5))).toBe(false);
         expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0, by: BY }, 2, files(1))).toBe(false);
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
-        expect(await counter.staleHolds(later(1))).toEqual([{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0, by: BY }]);
+        expect(await counter.staleHolds(later(1))).toEqual([{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0, by: BY, task: null, fixed: false, blobs: [] }]);
         // What it reserved belongs to the hold: releasing it gives the file back.
         await counter.releaseHold('u1', 'h1');
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
@@ -341,7 +341,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: later(5) }, 'storage', 300)).toBe(false);
         expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 300 }));
         const held = await counter.staleHolds(later(10));
-        expect(held).toEqual([{ userId: 'u1', holdId: 'upload', amounts: { files: 1, storage: 300 }, at: later(5), by: BY }]);
+        expect(held).toEqual([{ userId: 'u1', holdId: 'upload', amounts: { files: 1, storage: 300 }, at: later(5), by: BY, task: null, fixed: false, blobs: [] }]);
         expect(await counter.openHold('u1', { id: 'next', at: T0, by: BY }, 1)).toBe(true);
         await counter.releaseHold('u1', 'upload');
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
@@ -415,7 +415,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
           {
             userId: 'u1',
             writers: ['a'],
-            holds: [{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5), by: 'a' }],
+            holds: [{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5), by: 'a', task: null, fixed: false, blobs: [] }],
           },
           { userId: 'u2', writers: ['a'], holds: [] },
         ]);
@@ -450,7 +450,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.disownHold('u1', 'h1', 'a')).toBe(false);
         expect(await counter.disownHold('u1', 'h1', 'b')).toBe(true);
         expect(await counter.staleHolds(later(1))).toEqual([
-          { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0, by: null },
+          { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0, by: null, task: null, fixed: false, blobs: [] },
         ]);
         expect((await counter.workOf(['a', 'b'])).flatMap((w) => w.holds)).toEqual([]);
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
@@ -469,6 +469,59 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         const released = raced.filter(([wasReleased]) => wasReleased).length;
         expect(released + claimedAfter).toBe(10);
         expect((await counter.get('u1')).files).toBe(10 - released);
+      });
+    });
+
+    describe('task holds', () => {
+      const task = { kind: 'tree' as const, folderId: 'folder-1' };
+
+      it('begins a task with an empty hold that names its instance and takes no upload slot', async () => {
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, task);
+        await counter.beginTask('u1', { id: 't1', at: later(5), by: 'b' }, { kind: 'files' });
+        expect(await counter.holdsOf('u1')).toEqual([
+          { userId: 'u1', holdId: 't1', amounts: {}, at: T0, by: 'a', task, fixed: false, blobs: [] },
+        ]);
+        expect(await counter.writers()).toEqual(['a']);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.openHold('u1', { id: 'upload', at: T0, by: 'a' }, 1)).toBe(true);
+        expect(await counter.holdsOf('u2')).toEqual([]);
+      });
+
+      it("fixes a task's amounts once, and releasing the hold gives back exactly those", async () => {
+        await counter.set('u1', usage({ files: 5, storage: 500, shares: 2 }));
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, { kind: 'files' });
+        expect(await counter.fixHeld('u1', 't1', { files: 2, storage: 300, shares: 1 }, ['k1', 'k2'])).toBe(true);
+        expect(await counter.fixHeld('u1', 't1', { files: 5 }, ['k3'])).toBe(false);
+        expect(await counter.fixHeld('u1', 'missing', { files: 1 }, [])).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 500, shares: 2 }));
+        expect(await counter.holdsOf('u1')).toEqual([
+          {
+            userId: 'u1',
+            holdId: 't1',
+            amounts: { files: 2, storage: 300, shares: 1 },
+            at: T0,
+            by: 'a',
+            task: { kind: 'files' },
+            fixed: true,
+            blobs: ['k1', 'k2'],
+          },
+        ]);
+        expect(await counter.trimHeld('u1', 't1', 'shares', 2)).toBe(false);
+        expect(await counter.trimHeld('u1', 't1', 'shares', 1)).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 500, shares: 2 }));
+        expect(await counter.releaseHold('u1', 't1', { by: 'a' })).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 3, storage: 200, shares: 2 }));
+        expect(await counter.holdsOf('u1')).toEqual([]);
+      });
+
+      it('fixes a task once when two instances race to', async () => {
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, { kind: 'files' });
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => counter.fixHeld('u1', 't1', { files: i + 1 }, [`k${i}`])),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const [hold] = await counter.holdsOf('u1');
+        expect(hold!.blobs).toEqual([`k${hold!.amounts.files! - 1}`]);
       });
     });
   });

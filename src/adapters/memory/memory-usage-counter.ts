@@ -5,6 +5,7 @@ import {
   type HeldAmounts,
   type Hold,
   type Reservation,
+  type Task,
   type UsageCounter,
   type WhileBy,
   type WritersWork,
@@ -17,7 +18,20 @@ interface HeldEntry {
   /** Opened with openHold, so it counts toward the user's open holds. */
   opened: boolean;
   by: string | null;
+  task: Task | null;
+  fixed: boolean;
+  blobs: string[];
 }
+
+const newEntry = (at: Date, by: string, opened: boolean, task: Task | null = null): HeldEntry => ({
+  amounts: {},
+  at: new Date(at),
+  opened,
+  by,
+  task: task && { ...task },
+  fixed: false,
+  blobs: [],
+});
 
 const names = (entry: HeldEntry | undefined, when: WhileBy = {}) =>
   entry !== undefined && (when.by === undefined || entry.by === when.by);
@@ -46,7 +60,7 @@ export class MemoryUsageCounter implements UsageCounter {
     this.counters.set(userId, usage);
     if (hold) {
       const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
-      const entry = holds.get(hold.id) ?? { amounts: {}, at: new Date(hold.at), opened: false, by: hold.by };
+      const entry = holds.get(hold.id) ?? newEntry(hold.at, hold.by, false);
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
       if (hold.at.getTime() > entry.at.getTime()) entry.at = new Date(hold.at);
       entry.by = hold.by;
@@ -74,7 +88,7 @@ export class MemoryUsageCounter implements UsageCounter {
     let open = 0;
     for (const entry of holds.values()) if (entry.opened) open++;
     if (open >= maxOpen) return false;
-    holds.set(hold.id, { amounts: {}, at: new Date(hold.at), opened: true, by: hold.by });
+    holds.set(hold.id, newEntry(hold.at, hold.by, true));
     this.holds.set(userId, holds);
     this.addWriter(userId, hold.by);
     // As MongoDB's openHold creates the user's counters document, so openHoldReserving finds it next time.
@@ -152,6 +166,40 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
+  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+    assertHoldId(hold.id);
+    const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
+    if (holds.has(hold.id)) return;
+    holds.set(hold.id, newEntry(hold.at, hold.by, false, task));
+    this.holds.set(userId, holds);
+    this.addWriter(userId, hold.by);
+    if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
+  }
+
+  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
+    for (const amount of Object.values(amounts)) assertAmount(amount);
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry || entry.fixed) return false;
+    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+      entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
+    }
+    entry.blobs = [...entry.blobs, ...blobs];
+    entry.fixed = true;
+    return true;
+  }
+
+  async trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry || (entry.amounts[kind] ?? 0) < amount) return false;
+    entry.amounts[kind] = (entry.amounts[kind] ?? 0) - amount;
+    return true;
+  }
+
+  async holdsOf(userId: string): Promise<HeldAmounts[]> {
+    return [...(this.holds.get(userId) ?? [])].map(([holdId, entry]) => heldAmounts(userId, holdId, entry));
+  }
+
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];
     for (const [userId, holds] of this.holds) {
@@ -214,7 +262,16 @@ export class MemoryUsageCounter implements UsageCounter {
 }
 
 function heldAmounts(userId: string, holdId: string, entry: HeldEntry): HeldAmounts {
-  return { userId, holdId, amounts: { ...entry.amounts }, at: new Date(entry.at), by: entry.by };
+  return {
+    userId,
+    holdId,
+    amounts: { ...entry.amounts },
+    at: new Date(entry.at),
+    by: entry.by,
+    task: entry.task && { ...entry.task },
+    fixed: entry.fixed,
+    blobs: [...entry.blobs],
+  };
 }
 
 /** A negative or fractional amount is a bug in the caller: it would let a counter run backwards past its floor. */

@@ -6,6 +6,7 @@ import {
   type HeldAmounts,
   type Hold,
   type Reservation,
+  type Task,
   type UsageCounter,
   type WhileBy,
   type WritersWork,
@@ -18,8 +19,13 @@ import { COLLECTIONS, MongoDb } from './mongo-database.js';
  * the server promoting int32 on overflow, and doubles are exact far beyond any realistic byte count.
  */
 type Amounts = Partial<Record<LimitKind, number>>;
-/** `open`: opened with openHold, so it counts in the document's `openHolds`; `by`: the instance doing the work. */
-type HoldDoc = { at: Date; open?: true; by?: string } & Partial<Record<LimitKind, number | Double>>;
+/**
+ * `open`: opened with openHold, so it counts in the document's `openHolds`; `by`: the instance doing the work; `task`,
+ * `fixed`, `blobs`: see HeldAmounts.
+ */
+type HoldDoc = { at: Date; open?: true; by?: string; task?: Task; fixed?: true; blobs?: string[] } & Partial<
+  Record<LimitKind, number | Double>
+>;
 /** `writers`: every instance that opened or grew a hold here since it was last forgotten (indexed). */
 export type UsageDoc = {
   _id: string;
@@ -44,7 +50,16 @@ export function toUsage(doc: UsageDoc | null): Usage {
 }
 
 function heldAmounts(userId: string, holdId: string, hold: HoldDoc): HeldAmounts {
-  return { userId, holdId, amounts: amountsOf(hold), at: hold.at, by: hold.by ?? null };
+  return {
+    userId,
+    holdId,
+    amounts: amountsOf(hold),
+    at: hold.at,
+    by: hold.by ?? null,
+    task: hold.task ?? null,
+    fixed: hold.fixed === true,
+    blobs: hold.blobs ?? [],
+  };
 }
 
 /** The filter on a hold's instance that `when` asks for (none: any). */
@@ -249,6 +264,42 @@ export class MongoUsageCounter implements UsageCounter {
       { $inc: { [kind]: new Double(-amount), [holdPath(holdId, kind)]: new Double(-amount) } },
     );
     return matchedCount === 1;
+  }
+
+  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+    const path = holdPath(hold.id);
+    await this.ensureDocument(userId);
+    await this.usage.updateOne(
+      { _id: userId, [path]: { $exists: false } },
+      { $set: { [path]: { at: hold.at, by: hold.by, task } }, $addToSet: { writers: hold.by } },
+    );
+  }
+
+  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
+    const set: Record<string, unknown> = { [holdPath(holdId, 'fixed')]: true, [holdPath(holdId, 'blobs')]: [...blobs] };
+    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+      assertAmount(amount);
+      set[holdPath(holdId, kind)] = new Double(amount);
+    }
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } },
+      { $set: set },
+    );
+    return matchedCount === 1;
+  }
+
+  async trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId, kind)]: { $gte: amount } },
+      { $inc: { [holdPath(holdId, kind)]: new Double(-amount) } },
+    );
+    return matchedCount === 1;
+  }
+
+  async holdsOf(userId: string): Promise<HeldAmounts[]> {
+    const doc = await this.usage.findOne({ _id: userId }, { projection: { holds: 1 } });
+    return Object.entries(doc?.holds ?? {}).map(([holdId, hold]) => heldAmounts(userId, holdId, hold));
   }
 
   /** Hold ids are field names, so the ages are compared here; one document per user keeps the hourly scan small. */

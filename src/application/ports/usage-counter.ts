@@ -14,6 +14,18 @@ export interface Hold {
   by: string;
 }
 
+/**
+ * Unfinished work a hold stands for other than an upload (which is a hold without a task): a removal, begun with an
+ * empty hold that names its instance, so that any instance can finish it once that one is gone.
+ */
+export type Task =
+  /** Removing the files claimed under the hold's id (FileRepository.claim); once fixed, the hold holds their counts. */
+  | { kind: 'files' }
+  /** Deleting a folder with everything below it; the folders claimed under the hold's id are counted once fixed. */
+  | { kind: 'tree'; folderId: string }
+  /** Deleting the account whose counters hold it. */
+  | { kind: 'user' };
+
 export interface HeldAmounts {
   userId: string;
   holdId: string;
@@ -21,6 +33,12 @@ export interface HeldAmounts {
   at: Date;
   /** The instance doing the work; null for a hold written before holds named one (only its age tells). */
   by: string | null;
+  /** What the hold stands for besides counts; null for an upload. */
+  task: Task | null;
+  /** Whether the amounts of a task are fixed (fixHeld): from then on they are exactly what its end gives back. */
+  fixed: boolean;
+  /** Blobs the work may leave behind: once it is over, those no record names are deleted. */
+  blobs: string[];
 }
 
 /** One user's unfinished work named by some instances: which of them the user's counters name, and their holds. */
@@ -100,6 +118,21 @@ export interface UsageCounter {
    * that much; false, changing nothing, otherwise. A resumable upload whose parts were cut back gives their bytes back.
    */
   releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
+  /**
+   * Opens an empty hold for a task (not an upload slot), naming its instance, in one atomic step; creates the user's
+   * counters if they have none. An id already held changes nothing.
+   */
+  beginTask(userId: string, hold: Hold, task: Task): Promise<void>;
+  /**
+   * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
+   * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
+   * back exactly these amounts.
+   */
+  fixHeld(userId: string, holdId: string, amounts: Partial<Record<LimitKind, number>>, blobs: readonly string[]): Promise<boolean>;
+  /** Takes `amount` of `kind` off the hold only (not off the counter), only while it holds that much; false otherwise. */
+  trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
+  /** The user's holds. */
+  holdsOf(userId: string): Promise<HeldAmounts[]>;
   /** Every hold that last grew before `olderThan`, across users. */
   staleHolds(olderThan: Date): Promise<HeldAmounts[]>;
   /**
