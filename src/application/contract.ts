@@ -178,6 +178,8 @@ export interface RecoveryReport {
   released: number;
   /** Holds of resumable uploads still under way: handed to the upload, which lives on. */
   kept: number;
+  /** Removals (of files, a folder, an account) cut short, now finished. */
+  finished: number;
   /** Leftovers of writes by processes known to be gone that the store removed (temporary files). */
   abandoned: number;
   /** Work that could not be handled; the next sweep tries again. */

@@ -25,12 +25,13 @@ type Backing = () => Promise<{ ports: Partial<Pick<Ports, 'usage' | 'files'>>; l
 /** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
 const dead = () => new Promise<never>(() => {});
 
-type Recovered = 'instances' | 'settled' | 'released' | 'kept' | 'abandoned' | 'failed';
+type Recovered = 'instances' | 'settled' | 'released' | 'kept' | 'finished' | 'abandoned' | 'failed';
 const recovered = (counts: Partial<Record<Recovered, number>> = {}) => ({
   instances: 0,
   settled: 0,
   released: 0,
   kept: 0,
+  finished: 0,
   abandoned: 0,
   failed: 0,
   ...counts,
