@@ -180,3 +180,33 @@ describe('a folder delete of 200 files cut by the death of its instance (memory,
     await expectFinished(t, true);
   });
 });
+
+describe("an account's deletion cut by the death of its instance", () => {
+  const cuts: Cut[] = [
+    { name: 'after its task was written, before anything went', port: 'usage', method: 'beginTask' },
+    { name: 'after some file bytes went', port: 'blobs', method: 'delete', nth: 50 },
+    { name: 'after the user record went, before its counters', port: 'folders', method: 'deleteMany' },
+  ];
+  for (const cut of cuts) {
+    it(`${cut.name}: is finished by the other instance's sweep once the lease ran out`, async () => {
+      const t = await setUp();
+      const admin = await signUp({ core: t.b.core, ports: t.ports }, 'root', 'admin');
+      let reached!: () => void;
+      const there = new Promise<void>((resolve) => (reached = resolve));
+      void createCore(dyingAt(t.a.ports, cut, reached))
+        .deleteUser.execute({ actor: admin.actor, id: t.alice.userId })
+        .catch(() => undefined);
+      await there;
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 1, failed: 0 });
+      const { ports, alice } = t;
+      expect(await ports.users.findById(alice.userId)).toBeNull();
+      expect(await ports.files.listByOwner(alice.userId)).toEqual([]);
+      expect(await ports.folders.listByOwner(alice.userId)).toEqual([]);
+      expect(await ports.shares.listByOwner(alice.userId)).toEqual([]);
+      expect(await ports.usage.holdsOf(alice.userId)).toEqual([]);
+      expect((ports.blobs as unknown as { keys(): string[] }).keys()).toEqual([]);
+      expect(await ports.usage.writers()).not.toContain(t.a.keeper.id());
+    });
+  }
+});
