@@ -262,5 +262,36 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       const joined = await store.join([keys[0]!]);
       expect(await store.size(joined.key)).toBe(data[0]!.length);
     });
+
+    it('names a new blob to its intent before the blob can be listed, for writes and joins', async () => {
+      const store = await make();
+      const listed = async () => {
+        const keys: string[] = [];
+        for await (const entry of store.list()) keys.push(entry.key);
+        return keys;
+      };
+      const seen: { key: string; listedThen: string[] }[] = [];
+      const intent = async (key: string) => void seen.push({ key, listedThen: await listed() });
+      const first = await store.write(chunked(randomBytes(10_000), 4096), { intent });
+      const second = await store.write(chunked(randomBytes(5_000), 4096), { durable: false, intent });
+      expect(seen).toEqual([
+        { key: first.key, listedThen: [] },
+        { key: second.key, listedThen: [first.key] },
+      ]);
+      const joined = await store.join([first.key, second.key], { intent });
+      expect(seen[2]!.key).toBe(joined.key);
+      expect(seen[2]!.listedThen).not.toContain(joined.key);
+      expect(await store.size(joined.key)).toBe(15_000);
+    });
+
+    it('fails a write whose intent fails, leaving nothing behind', async () => {
+      const store = await make();
+      const before = raw ? await raw(store) : [];
+      const refused = new Error('the hold is gone');
+      const intent = () => Promise.reject(refused);
+      await expect(store.write(chunked(randomBytes(300_000), 65_536), { intent })).rejects.toBe(refused);
+      if (raw) expect(await raw(store)).toEqual(before);
+      for await (const entry of store.list()) throw new Error(`unexpected blob ${entry.key}`);
+    });
   });
 }

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'inversify';
-import type { BlobEntry, BlobPiece, BlobStore, ByteRange, WriteOptions } from '../../application/ports/blob-store.js';
+import type {
+  BlobEntry,
+  BlobPiece,
+  BlobStore,
+  ByteRange,
+  IntentOptions,
+  WriteOptions,
+} from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
@@ -76,6 +83,7 @@ export class FsBlobStore implements BlobStore {
         void writeBack.settled().finally(() => file.close().catch(() => undefined));
       }
       handle = null;
+      await options.intent?.(key);
       await mkdir(join(final, '..'), { recursive: true });
       await rename(tmp, final);
       renamed = true;
@@ -109,13 +117,14 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Moves the parts under the new key in order; each was made durable before, the renames are synced here. */
-  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: IntentOptions = {}): Promise<{ key: string; size: number }> {
     const paths = keys.map((key) => this.pathFor(key));
     if (paths.some((path) => path === null)) throw blobNotFound();
     const key = newKey();
     const dir = this.pathOf(key);
     let size = 0;
     try {
+      await options.intent?.(key);
       await mkdir(dir, { recursive: true });
       for (const [index, from] of (paths as string[]).entries()) {
         const to = join(dir, partName(index));

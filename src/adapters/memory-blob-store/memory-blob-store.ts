@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { injectable } from 'inversify';
-import { piecesOf, type BlobEntry, type BlobPiece, type BlobStore, type ByteRange } from '../../application/ports/blob-store.js';
+import {
+  piecesOf,
+  type BlobEntry,
+  type BlobPiece,
+  type BlobStore,
+  type ByteRange,
+  type IntentOptions,
+  type WriteOptions,
+} from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 
 const READ_CHUNK = 64 * 1024;
@@ -24,7 +32,7 @@ async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
 export class MemoryBlobStore implements BlobStore {
   private readonly blobs = new Map<string, { bytes: Buffer; createdAt: Date }>();
 
-  async write(content: AsyncIterable<BlobPiece>): Promise<{ key: string; size: number }> {
+  async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
     const parts: Buffer[] = [];
     // Nothing is stored until the whole content has arrived, so a failure leaves nothing behind.
     for await (const piece of content) {
@@ -33,6 +41,7 @@ export class MemoryBlobStore implements BlobStore {
     const bytes = Buffer.concat(parts);
     let key = randomBytes(16).toString('hex');
     while (this.blobs.has(key)) key = randomBytes(16).toString('hex');
+    await options.intent?.(key);
     this.blobs.set(key, { bytes, createdAt: new Date() });
     return { key, size: bytes.length };
   }
@@ -42,13 +51,14 @@ export class MemoryBlobStore implements BlobStore {
     if (keys.some((key) => !this.blobs.has(key))) throw new DomainError('not_found', 'Blob not found');
   }
 
-  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: IntentOptions = {}): Promise<{ key: string; size: number }> {
     const parts = keys.map((key) => this.blobs.get(key)?.bytes);
     if (parts.some((part) => part === undefined)) throw new DomainError('not_found', 'Blob not found');
     const joined = await this.write(
       (async function* () {
         yield* parts as Buffer[];
       })(),
+      options,
     );
     for (const key of keys) this.blobs.delete(key);
     return joined;

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { finished } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
 import { GridFSBucket, ObjectId, type Collection, type Db, type GridFSBucketWriteStream } from 'mongodb';
-import { piecesOf, type BlobEntry, type BlobPiece, type BlobStore, type ByteRange } from '../../application/ports/blob-store.js';
+import {
+  piecesOf,
+  type BlobEntry,
+  type BlobPiece,
+  type BlobStore,
+  type ByteRange,
+  type IntentOptions,
+  type WriteOptions,
+} from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { readChunks, type ChunkDoc } from './gridfs-chunks.js';
 import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
@@ -38,8 +46,10 @@ export class GridFsBlobStore implements BlobStore {
    * Each piece is written and acknowledged before the next is pulled from `content`. That is the backpressure, and
    * it means no chunk insert is still in flight when a failure triggers the cleanup, so nothing lands after it.
    */
-  async write(content: AsyncIterable<BlobPiece>): Promise<{ key: string; size: number }> {
+  async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
     const key = newKey();
+    // Chunks land as they come: the intent comes before the first, so no chunk exists that nothing names.
+    await options.intent?.(key);
     const upload = this.bucket.openUploadStreamWithId(asFileId(key), key);
     // Failures arrive through the write callbacks and `finished`; without a listener an 'error' event would crash.
     upload.on('error', () => undefined);
@@ -66,13 +76,14 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   /** GridFS numbers a file's chunks from 0 in one size, so parts are copied into a new file, then deleted. */
-  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: IntentOptions = {}): Promise<{ key: string; size: number }> {
     for (const key of keys) if ((await this.size(key)) === null) throw new DomainError('not_found', 'Blob not found');
     const read = (key: string) => this.read(key);
     const joined = await this.write(
       (async function* () {
         for (const key of keys) yield* await read(key);
       })(),
+      options,
     );
     await Promise.all(keys.map((key) => this.delete(key)));
     return joined;

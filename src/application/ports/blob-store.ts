@@ -24,8 +24,18 @@ export function piecesOf(piece: BlobPiece): readonly Uint8Array[] {
   return piece instanceof Uint8Array ? [piece] : piece;
 }
 
+/** What a write or join tells its caller before its blob exists. */
+export interface IntentOptions {
+  /**
+   * Called with the new blob's key before the blob can be listed (before a file store renames it into place, before
+   * a store that writes in place writes anything), so the caller can record that the blob is on its way: a blob can
+   * then never exist without a record that names it. If it rejects, the write fails and nothing of the blob remains.
+   */
+  intent?: (key: string) => Promise<void>;
+}
+
 /** How a write ends. */
-export interface WriteOptions {
+export interface WriteOptions extends IntentOptions {
   /**
    * False: resolve once the bytes are written, before they are durable (a crash of the machine may then shorten or
    * lose the blob); `makeDurable` flushes them later. A resumable upload's part is answered at once this way and made
@@ -53,7 +63,7 @@ export interface BlobStore {
    * may be consumed already: nothing refers to what is left, and the sweep of orphans removes it. An unknown key is
    * not_found.
    */
-  join(keys: readonly string[]): Promise<{ key: string; size: number }>;
+  join(keys: readonly string[], options?: IntentOptions): Promise<{ key: string; size: number }>;
   /** Streams the blob, or the inclusive range of it. Rejects with a not_found DomainError when the key is unknown. */
   read(key: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
   /** Size in bytes, or null when there is no such blob. */
