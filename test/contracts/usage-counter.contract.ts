@@ -456,6 +456,20 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
       });
 
+      it('records the blobs a hold may leave behind, only while the hold exists', async () => {
+        await counter.openHold('u1', { id: 'h1', at: T0, by: 'a' }, 5);
+        expect(await counter.holdBlob('u1', 'h1', 'k1')).toBe(true);
+        expect(await counter.holdBlob('u1', 'h1', 'k1')).toBe(true);
+        expect(await counter.holdBlob('u1', 'missing', 'k2')).toBe(false);
+        expect(await counter.claimHold('u1', 'h1', 'b', ['k2', 'k3'])).toBe(true);
+        const [hold] = await counter.holdsOf('u1');
+        expect(hold!.blobs.sort()).toEqual(['k1', 'k2', 'k3']);
+        expect(hold!.by).toBe('b');
+        await counter.releaseHold('u1', 'h1');
+        expect(await counter.holdBlob('u1', 'h1', 'k4')).toBe(false);
+        expect(await counter.holdsOf('u1')).toEqual([]);
+      });
+
       it('lets one of a release and a claim racing over one hold win', async () => {
         for (let i = 0; i < 10; i++) {
           await counter.reserve('u1', 'files', 1, 100, { id: `h${i}`, at: T0, by: 'gone' });

@@ -128,11 +128,19 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
-  async claimHold(userId: string, holdId: string, by: string): Promise<boolean> {
+  async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
     const entry = this.holds.get(userId)?.get(holdId);
     if (!entry) return false;
     entry.by = by;
+    entry.blobs = [...new Set([...entry.blobs, ...blobs])];
     this.addWriter(userId, by);
+    return true;
+  }
+
+  async holdBlob(userId: string, holdId: string, key: string): Promise<boolean> {
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry) return false;
+    if (!entry.blobs.includes(key)) entry.blobs.push(key);
     return true;
   }
 

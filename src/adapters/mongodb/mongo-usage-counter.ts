@@ -216,10 +216,21 @@ export class MongoUsageCounter implements UsageCounter {
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
   }
 
-  async claimHold(userId: string, holdId: string, by: string): Promise<boolean> {
+  async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
     const { matchedCount } = await this.usage.updateOne(
       { _id: userId, [holdPath(holdId)]: { $exists: true } },
-      { $set: { [holdPath(holdId, 'by')]: by }, $addToSet: { writers: by } },
+      {
+        $set: { [holdPath(holdId, 'by')]: by },
+        $addToSet: { writers: by, [holdPath(holdId, 'blobs')]: { $each: [...blobs] } },
+      },
+    );
+    return matchedCount === 1;
+  }
+
+  async holdBlob(userId: string, holdId: string, key: string): Promise<boolean> {
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId)]: { $exists: true } },
+      { $addToSet: { [holdPath(holdId, 'blobs')]: key } },
     );
     return matchedCount === 1;
   }

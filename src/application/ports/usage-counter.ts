@@ -97,10 +97,16 @@ export interface UsageCounter {
    */
   releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean>;
   /**
-   * Names `by` as the hold's instance, in one atomic step, only while the hold exists; false otherwise. The instance
-   * that finishes a resumable upload (whichever created it) takes its hold so.
+   * Names `by` as the hold's instance and adds `blobs` to the blobs it may leave behind, in one atomic step, only while
+   * the hold exists; false otherwise. The instance that finishes a resumable upload (whichever created it) takes its
+   * hold so, with the parts it is about to consume.
    */
-  claimHold(userId: string, holdId: string, by: string): Promise<boolean>;
+  claimHold(userId: string, holdId: string, by: string, blobs?: readonly string[]): Promise<boolean>;
+  /**
+   * Adds a blob on its way to the blobs the hold may leave behind (a BlobStore intent), in one atomic step, only
+   * while the hold exists; false otherwise (the work was taken for dead: its blob must not be kept).
+   */
+  holdBlob(userId: string, holdId: string, key: string): Promise<boolean>;
   /**
    * Stops the hold naming an instance, only while it names `by`; the hold then lives as long as what it belongs to (a
    * resumable upload whose creating instance died lives on). False when it names another or is gone.
