@@ -3,7 +3,7 @@ import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { limitsOf, refusal } from '../usage-limits.js';
-import { landFile, undoUpload, type LandingDeps } from './land-file.js';
+import { heldBlob, landFile, undoUpload, type LandingDeps } from './land-file.js';
 import { StorageMeter } from './storage-meter.js';
 import { admitUpload, tooManyUploads } from './upload-request.js';
 import { Utf8Check } from './utf8-check.js';
@@ -44,7 +44,8 @@ export class UploadFile implements Port {
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
     let blob: { key: string; size: number };
     try {
-      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content));
+      const intent = heldBlob(this.p, actor.userId, id);
+      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content), { intent });
     } catch (err) {
       await undoUpload(this.p, actor.userId, id, null);
       throw err;

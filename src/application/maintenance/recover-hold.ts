@@ -9,9 +9,11 @@ export type RecoveryOutcome = 'settled' | 'released' | 'kept' | 'finished';
 /**
  * Finishes or undoes one piece of work of an instance that is gone. A task (a removal) is finished from wherever it
  * was cut. An upload's hold is settled if its file was recorded (the counts now belong to the record), handed to its
- * resumable upload if that still lives (its expiry decides), and released otherwise: counts and upload slot come back.
- * Each change to the hold applies only while it still names the gone instance, so an instance that took the hold
- * over meanwhile (completing a resumable upload) wins.
+ * resumable upload if that still lives (its expiry decides), handed to the upload's own hold if it is an append whose
+ * part was committed, and released otherwise: counts and upload slot come back. Each change to the hold applies only
+ * while it still names the gone instance, so an instance that took the hold over meanwhile (completing a resumable
+ * upload) wins. Once the hold is settled or released, the blobs it listed that no record names go: bytes renamed
+ * into place before their record was written.
  */
 export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<RecoveryOutcome> {
   switch (hold.task?.kind) {
@@ -34,11 +36,32 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
   }
   const file = await p.files.findById(holdId);
   if (file?.ownerId === userId) {
-    await p.usage.settleHold(userId, holdId, { by });
+    if (await p.usage.settleHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
     return 'settled';
   }
-  await p.usage.releaseHold(userId, holdId, { by });
+  if (await handedToUpload(p, hold)) return 'kept';
+  if (await p.usage.releaseHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
   return 'released';
+}
+
+/** An append cut after its part was committed: its metered bytes go to the upload's hold, as the append would have. */
+async function handedToUpload(p: RecoveryDeps, { userId, holdId, amounts, blobs }: HeldAmounts): Promise<boolean> {
+  for (const key of blobs) {
+    const session = await p.uploads.findByPart(key);
+    if (session?.ownerId !== userId) continue;
+    const to = { id: session.id, at: p.clock.now() };
+    return p.usage.moveHeld(userId, holdId, to, 'storage', amounts.storage ?? 0);
+  }
+  return false;
+}
+
+/** Deletes those of `keys` that no file and no unfinished upload names. */
+async function dropUnnamed(p: RecoveryDeps, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const [files, parts] = await Promise.all([p.files.referencedBlobKeys(keys), p.uploads.referencedPartKeys(keys)]);
+  const unnamed = keys.filter((key) => !files.has(key) && !parts.has(key));
+  // A delete that fails leaves an orphan for the hourly sweep of orphan blobs; the counts are right either way.
+  await Promise.allSettled(unnamed.map((key) => p.blobs.delete(key)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Actor } from '../../domain/index.js';
 import { DomainError, assertMay, isDomainError } from '../../domain/index.js';
 import type { Core } from '../contract.js';
+import { heldBlob } from '../files/land-file.js';
 import { StorageMeter } from '../files/storage-meter.js';
 import { tooManyUploads } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
@@ -42,7 +43,8 @@ export class AppendUpload implements Port {
       const meter = new StorageMeter(this.p, actor.userId, limits.storage, room, holdId);
       // Not flushed here: a tus client sends its next chunk only after this answer, so the parts are made durable
       // together when the upload completes, and a part a crash shortened is caught by the size check on resume.
-      const blob = await this.p.blobs.write(meter.metered(content), { durable: false });
+      const intent = heldBlob(this.p, actor.userId, holdId);
+      const blob = await this.p.blobs.write(meter.metered(content), { durable: false, intent });
       key = blob.key;
       meter.settle(blob.size);
       if (blob.size === 0) throw nothingSent;
