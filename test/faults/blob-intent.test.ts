@@ -89,6 +89,7 @@ describe('a blob in place before its record, when its instance dies (memory reco
     expect(await t.leftovers()).toEqual([]);
     expect(await filesOnDisk(t.ports.blobs)).toEqual([]);
     expect(await t.usage()).toEqual({ files: 0, storage: 0 });
+    expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
   });
 
   it('a resumable part written but not committed: it goes, and the upload resumes on the other instance', async () => {
@@ -130,6 +131,7 @@ describe('a blob in place before its record, when its instance dies (memory reco
     expect(done.fileId).toBe(id);
     expect(await t.usage()).toEqual({ files: 1, storage: 100_000 });
     expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+    expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
   });
 
   it('a resumable upload joined but not recorded: the joined bytes and the counts go', async () => {

@@ -138,6 +138,8 @@ async function expectFinished(t: Awaited<ReturnType<typeof setUp>>, treeGone: bo
   const keys = (ports.blobs as unknown as { keys(): string[] }).keys();
   expect(keys.sort()).toEqual(files.map((f) => f.blobKey).sort());
   expect(await ports.usage.holdsOf(alice.userId)).toEqual([]);
+  // The auditor agrees: nothing to repair.
+  expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
 }
 
 describe('a folder delete of 200 files cut by the death of its instance (memory, two instances)', () => {

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Ports } from '../../src/application/index.js';
+import { Core, Ports } from '../../src/application/index.js';
 import type { StoredFile } from '../../src/domain/index.js';
 import { loadConfig } from '../../src/boot/config.js';
 import { LeaseKeeper } from '../../src/boot/instance-lease.js';
@@ -178,6 +178,7 @@ describe('an instance killed in the middle of uploads (memory, two instances)', 
     expect(await ports.usage.staleHolds(new Date(8.64e15))).toEqual([]);
     expect(await freeSlots(ports, userId, 2)).toBe(2);
     expect(await unnamedBlobs(ports)).toEqual([]);
+    expect((await b.container.get<Core>(Core).reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
   }, 30_000);
 
   it('a resumable append: its bytes and slot come back, and the upload resumes on the other instance', async () => {
@@ -238,5 +239,6 @@ describe('an instance killed in the middle of uploads (memory, two instances)', 
     expect(await ports.usage.staleHolds(new Date(8.64e15))).toEqual([]);
     expect(await freeSlots(ports, userId, 2)).toBe(2);
     expect(await unnamedBlobs(ports)).toEqual([]);
+    expect((await b.container.get<Core>(Core).reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
   }, 30_000);
 });
