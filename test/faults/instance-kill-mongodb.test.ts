@@ -285,4 +285,65 @@ describe.skipIf(!target)('an instance killed with SIGKILL (MongoDB, shared DATA_
       await client.close();
     }
   }, 180_000);
+
+  it('mid folder delete of 200 files, at several points: the survivor finishes it, or a repeated DELETE does', async () => {
+    const dbName = freshDbName();
+    databases.push(dbName);
+    const dataDir = tempDir('kill');
+    const env = { MONGODB_URI: target!.uri, MONGODB_DB: dbName, BLOB_STORE: 'fs', DATA_DIR: dataDir, LIMIT_FILES: '5000' };
+    const b = await spawnCoffer(env);
+    const client = await MongoClient.connect(target!.uri);
+    try {
+      const db = storage(client.db(dbName), dataDir);
+      const token = await adminLogin(b.url);
+      const userId = await db.userId();
+      const auth = { authorization: `token ${token}` };
+      const json = { ...auth, 'content-type': 'application/json' };
+      // Kill points: at once, while files go, while folders go (the delays are where the kill lands, not what is asserted).
+      for (const delayMs of [0, 40, 150, 400]) {
+        const root = (await (
+          await fetch(`${b.url}/api/folder`, { method: 'POST', headers: json, body: JSON.stringify({ name: `big${delayMs}` }) })
+        ).json()) as { id: string };
+        const sub = (await (
+          await fetch(`${b.url}/api/folder`, {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ name: 'sub', parentId: root.id }),
+          })
+        ).json()) as { id: string };
+        for (let i = 0; i < 200; i++) {
+          const form = new FormData();
+          form.append('folderId', i % 2 === 0 ? root.id : sub.id);
+          form.append('file', new Blob([`file ${i} `.repeat(1 + (i % 5))]), `f${i}.txt`);
+          const res = await fetch(`${b.url}/api/file`, { method: 'POST', headers: auth, body: form });
+          expect(res.status).toBe(201);
+          await res.arrayBuffer();
+        }
+        const a = await spawnCoffer(env);
+        const deleting = fetch(`${a.url}/api/folder/${root.id}`, { method: 'DELETE', headers: auth }).catch(() => null);
+        await new Promise((r) => setTimeout(r, delayMs));
+        const aId = await db.instanceOf(a.child.pid!);
+        const killedAt = await killed(a);
+        await deleting;
+        await until(
+          60_000,
+          async () => (await db.usage.workOf([aId])).every((work) => work.holds.length === 0),
+          'the killed delete to be finished',
+        );
+        console.log(`SIGKILL ${delayMs} ms into a folder delete (MongoDB): finished ${Date.now() - killedAt} ms after the kill`);
+        expect(await db.counters(userId)).toEqual(await db.expected(userId));
+        expect(await db.leftovers()).toEqual({ unnamed: [], tmp: [] });
+        // Whatever the kill left (a delete finished, or one that never began), repeating it on b ends with no tree.
+        const again = await fetch(`${b.url}/api/folder/${root.id}`, { method: 'DELETE', headers: auth });
+        expect([204, 404]).toContain(again.status);
+        expect(await db.counters(userId)).toEqual(await db.expected(userId));
+        const left = await client.db(dbName).collection(COLLECTIONS.files).countDocuments({ ownerId: userId });
+        expect(left).toBe(0);
+        expect(await db.leftovers()).toEqual({ unnamed: [], tmp: [] });
+        expect(await db.usage.staleHolds(new Date(8.64e15))).toEqual([]);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 600_000);
 });
