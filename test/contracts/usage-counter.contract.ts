@@ -456,18 +456,23 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
       });
 
-      it('records the blobs a hold may leave behind, only while the hold exists', async () => {
-        await counter.openHold('u1', { id: 'h1', at: T0, by: 'a' }, 5);
-        expect(await counter.holdBlob('u1', 'h1', 'k1')).toBe(true);
-        expect(await counter.holdBlob('u1', 'h1', 'k1')).toBe(true);
-        expect(await counter.holdBlob('u1', 'missing', 'k2')).toBe(false);
+      it('records the blobs a hold may leave behind, in the update that opens or grows it', async () => {
+        await counter.openHold('u1', { id: 'h1', at: T0, by: 'a', blob: 'k1' }, 5);
+        await counter.openHoldReserving('u1', { id: 'h2', at: T0, by: 'a', blob: 'k5' }, 5, {
+          kind: 'files',
+          amount: 1,
+          max: 5,
+        });
+        await counter.reserve('u1', 'storage', 10, 100, { id: 'h1', at: T0, by: 'a', blob: 'k1' });
         expect(await counter.claimHold('u1', 'h1', 'b', ['k2', 'k3'])).toBe(true);
-        const [hold] = await counter.holdsOf('u1');
-        expect(hold!.blobs.sort()).toEqual(['k1', 'k2', 'k3']);
-        expect(hold!.by).toBe('b');
+        expect(await counter.claimHold('u1', 'missing', 'b', ['k4'])).toBe(false);
+        const holds = await counter.holdsOf('u1');
+        const blobsOf = (id: string) => holds.find((hold) => hold.holdId === id)!.blobs.sort();
+        expect(blobsOf('h1')).toEqual(['k1', 'k2', 'k3']);
+        expect(blobsOf('h2')).toEqual(['k5']);
+        expect(holds.find((hold) => hold.holdId === 'h1')!.by).toBe('b');
         await counter.releaseHold('u1', 'h1');
-        expect(await counter.holdBlob('u1', 'h1', 'k4')).toBe(false);
-        expect(await counter.holdsOf('u1')).toEqual([]);
+        expect((await counter.holdsOf('u1')).map((hold) => hold.holdId)).toEqual(['h2']);
       });
 
       it('lets one of a release and a claim racing over one hold win', async () => {

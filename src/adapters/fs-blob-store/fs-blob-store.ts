@@ -7,7 +7,7 @@ import type {
   BlobPiece,
   BlobStore,
   ByteRange,
-  IntentOptions,
+  KeyOptions,
   WriteOptions,
 } from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
@@ -24,7 +24,14 @@ export interface FsBlobStoreOptions {
 // Hex rather than base64url: keys differing only in case would collide on case-insensitive file systems.
 const KEY_PATTERN = /^[0-9a-f]{32}$/;
 const SHARD_PATTERN = /^[0-9a-f]{2}$/;
-const newKey = () => randomBytes(16).toString('hex');
+const freshKey = () => randomBytes(16).toString('hex');
+
+/** The key a write or join was given (from newKey), checked, or a fresh one. */
+function keyOf(options: KeyOptions): string {
+  if (options.key === undefined) return freshKey();
+  if (!KEY_PATTERN.test(options.key)) throw new RangeError(`Not a key of this store: ${JSON.stringify(options.key)}`);
+  return options.key;
+}
 const READ_CHUNK_BYTES = 1024 * 1024;
 
 function assertRange(range: ByteRange): void {
@@ -49,13 +56,17 @@ export class FsBlobStore implements BlobStore {
     this.tmpDir = join(options.dir, 'tmp');
   }
 
+  newKey(): string {
+    return freshKey();
+  }
+
   async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
     const durable = options.durable !== false;
+    const key = keyOf(options);
     await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
       throw pathless(err, 'write a blob');
     });
     const tmp = join(this.tmpDir, `${writerPrefix()}-${randomBytes(12).toString('hex')}`);
-    const key = newKey();
     const final = this.pathOf(key);
     let size = 0;
     let renamed = false;
@@ -83,7 +94,6 @@ export class FsBlobStore implements BlobStore {
         void writeBack.settled().finally(() => file.close().catch(() => undefined));
       }
       handle = null;
-      await options.intent?.(key);
       await mkdir(join(final, '..'), { recursive: true });
       await rename(tmp, final);
       renamed = true;
@@ -117,14 +127,13 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Moves the parts under the new key in order; each was made durable before, the renames are synced here. */
-  async join(keys: readonly string[], options: IntentOptions = {}): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: KeyOptions = {}): Promise<{ key: string; size: number }> {
     const paths = keys.map((key) => this.pathFor(key));
     if (paths.some((path) => path === null)) throw blobNotFound();
-    const key = newKey();
+    const key = keyOf(options);
     const dir = this.pathOf(key);
     let size = 0;
     try {
-      await options.intent?.(key);
       await mkdir(dir, { recursive: true });
       for (const [index, from] of (paths as string[]).entries()) {
         const to = join(dir, partName(index));

@@ -6,7 +6,7 @@ import {
   type BlobPiece,
   type BlobStore,
   type ByteRange,
-  type IntentOptions,
+  type KeyOptions,
   type WriteOptions,
 } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
@@ -32,16 +32,23 @@ async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
 export class MemoryBlobStore implements BlobStore {
   private readonly blobs = new Map<string, { bytes: Buffer; createdAt: Date }>();
 
+  newKey(): string {
+    return randomBytes(16).toString('hex');
+  }
+
   async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
+    if (options.key !== undefined && !/^[0-9a-f]{32}$/.test(options.key)) {
+      throw new RangeError(`Not a key of this store: ${JSON.stringify(options.key)}`);
+    }
     const parts: Buffer[] = [];
     // Nothing is stored until the whole content has arrived, so a failure leaves nothing behind.
     for await (const piece of content) {
       for (const chunk of piecesOf(piece)) parts.push(Buffer.from(chunk));
     }
     const bytes = Buffer.concat(parts);
-    let key = randomBytes(16).toString('hex');
-    while (this.blobs.has(key)) key = randomBytes(16).toString('hex');
-    await options.intent?.(key);
+    let key = options.key ?? this.newKey();
+    if (options.key !== undefined && this.blobs.has(key)) throw new Error(`The key ${key} is in use already`);
+    while (this.blobs.has(key)) key = this.newKey();
     this.blobs.set(key, { bytes, createdAt: new Date() });
     return { key, size: bytes.length };
   }
@@ -51,7 +58,7 @@ export class MemoryBlobStore implements BlobStore {
     if (keys.some((key) => !this.blobs.has(key))) throw new DomainError('not_found', 'Blob not found');
   }
 
-  async join(keys: readonly string[], options: IntentOptions = {}): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: KeyOptions = {}): Promise<{ key: string; size: number }> {
     const parts = keys.map((key) => this.blobs.get(key)?.bytes);
     if (parts.some((part) => part === undefined)) throw new DomainError('not_found', 'Blob not found');
     const joined = await this.write(

@@ -64,6 +64,7 @@ export class MemoryUsageCounter implements UsageCounter {
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
       if (hold.at.getTime() > entry.at.getTime()) entry.at = new Date(hold.at);
       entry.by = hold.by;
+      if (hold.blob !== undefined && !entry.blobs.includes(hold.blob)) entry.blobs.push(hold.blob);
       holds.set(hold.id, entry);
       this.holds.set(userId, holds);
       this.addWriter(userId, hold.by);
@@ -88,7 +89,9 @@ export class MemoryUsageCounter implements UsageCounter {
     let open = 0;
     for (const entry of holds.values()) if (entry.opened) open++;
     if (open >= maxOpen) return false;
-    holds.set(hold.id, newEntry(hold.at, hold.by, true));
+    const entry = newEntry(hold.at, hold.by, true);
+    if (hold.blob !== undefined) entry.blobs.push(hold.blob);
+    holds.set(hold.id, entry);
     this.holds.set(userId, holds);
     this.addWriter(userId, hold.by);
     // As MongoDB's openHold creates the user's counters document, so openHoldReserving finds it next time.
@@ -137,12 +140,6 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
-  async holdBlob(userId: string, holdId: string, key: string): Promise<boolean> {
-    const entry = this.holds.get(userId)?.get(holdId);
-    if (!entry) return false;
-    if (!entry.blobs.includes(key)) entry.blobs.push(key);
-    return true;
-  }
 
   async disownHold(userId: string, holdId: string, by: string): Promise<boolean> {
     const entry = this.holds.get(userId)?.get(holdId);

@@ -8,7 +8,7 @@ import {
   type BlobPiece,
   type BlobStore,
   type ByteRange,
-  type IntentOptions,
+  type KeyOptions,
   type WriteOptions,
 } from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
@@ -17,7 +17,7 @@ import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
 
 /** 128 random bits as base64url: the GridFS `_id` and `filename` of the blob. */
 const KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-const newKey = () => randomBytes(16).toString('base64url');
+const freshKey = () => randomBytes(16).toString('base64url');
 
 /** The driver types GridFS ids as ObjectId, but GridFS accepts any `_id`; our keys are strings. */
 const asFileId = (key: string) => key as unknown as ObjectId;
@@ -46,10 +46,13 @@ export class GridFsBlobStore implements BlobStore {
    * Each piece is written and acknowledged before the next is pulled from `content`. That is the backpressure, and
    * it means no chunk insert is still in flight when a failure triggers the cleanup, so nothing lands after it.
    */
+  newKey(): string {
+    return freshKey();
+  }
+
   async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
-    const key = newKey();
-    // Chunks land as they come: the intent comes before the first, so no chunk exists that nothing names.
-    await options.intent?.(key);
+    const key = options.key ?? freshKey();
+    if (!KEY_PATTERN.test(key)) throw new RangeError(`Not a key of this store: ${JSON.stringify(key)}`);
     const upload = this.bucket.openUploadStreamWithId(asFileId(key), key);
     // Failures arrive through the write callbacks and `finished`; without a listener an 'error' event would crash.
     upload.on('error', () => undefined);
@@ -76,7 +79,7 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   /** GridFS numbers a file's chunks from 0 in one size, so parts are copied into a new file, then deleted. */
-  async join(keys: readonly string[], options: IntentOptions = {}): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: KeyOptions = {}): Promise<{ key: string; size: number }> {
     for (const key of keys) if ((await this.size(key)) === null) throw new DomainError('not_found', 'Blob not found');
     const read = (key: string) => this.read(key);
     const joined = await this.write(

@@ -62,6 +62,9 @@ function heldAmounts(userId: string, holdId: string, hold: HoldDoc): HeldAmounts
   };
 }
 
+/** A new hold's list of blobs, when it is opened with one. */
+const blobsOf = (hold: Hold): { blobs?: string[] } => (hold.blob === undefined ? {} : { blobs: [hold.blob] });
+
 /** The filter on a hold's instance that `when` asks for (none: any). */
 function whileBy(holdId: string, when: WhileBy = {}): Record<string, string> {
   return when.by === undefined ? {} : { [holdPath(holdId, 'by')]: when.by };
@@ -108,7 +111,7 @@ export class MongoUsageCounter implements UsageCounter {
         await this.usage.updateOne(
           { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } } },
           {
-            $set: { [path]: { at: hold.at, open: true, by: hold.by } },
+            $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold) } },
             $inc: { openHolds: 1 },
             $addToSet: { writers: hold.by },
           },
@@ -126,7 +129,7 @@ export class MongoUsageCounter implements UsageCounter {
     const { matchedCount } = await this.usage.updateOne(
       { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } }, [kind]: { $lte: max - amount } },
       {
-        $set: { [path]: { at: hold.at, open: true, by: hold.by, [kind]: new Double(amount) } },
+        $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold), [kind]: new Double(amount) } },
         $inc: { openHolds: 1, [kind]: new Double(amount) },
         $addToSet: { writers: hold.by },
       },
@@ -227,13 +230,6 @@ export class MongoUsageCounter implements UsageCounter {
     return matchedCount === 1;
   }
 
-  async holdBlob(userId: string, holdId: string, key: string): Promise<boolean> {
-    const { matchedCount } = await this.usage.updateOne(
-      { _id: userId, [holdPath(holdId)]: { $exists: true } },
-      { $addToSet: { [holdPath(holdId, 'blobs')]: key } },
-    );
-    return matchedCount === 1;
-  }
 
   async disownHold(userId: string, holdId: string, by: string): Promise<boolean> {
     const { matchedCount } = await this.usage.updateOne(
@@ -390,7 +386,10 @@ export class MongoUsageCounter implements UsageCounter {
         ...(hold && {
           $max: { [holdPath(hold.id, 'at')]: hold.at },
           $set: { [holdPath(hold.id, 'by')]: hold.by },
-          $addToSet: { writers: hold.by },
+          $addToSet: {
+            writers: hold.by,
+            ...(hold.blob !== undefined && { [holdPath(hold.id, 'blobs')]: hold.blob }),
+          },
         }),
       },
     );

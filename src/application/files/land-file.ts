@@ -42,19 +42,6 @@ export async function landFile(p: LandingDeps, { actor, file, share, deliver }: 
   return view;
 }
 
-/**
- * A BlobStore intent that lists the new blob on the upload's hold before the blob can exist: if this instance dies
- * before a record names the blob, whoever finishes its work (the sweep of gone instances) removes it. A hold already
- * gone means the upload was taken for dead: the write fails and keeps nothing.
- */
-export function heldBlob(p: Pick<Ports, 'usage'>, userId: string, holdId: string): (key: string) => Promise<void> {
-  return async (key) => {
-    if (!(await p.usage.holdBlob(userId, holdId, key))) {
-      throw new Error('The upload was given up for dead before its bytes were stored');
-    }
-  };
-}
-
 /** Best effort, in the usual order (bytes, then counts); the caller must see the original failure, not ours. */
 export async function undoUpload(
   p: Pick<Ports, 'blobs' | 'usage'>,

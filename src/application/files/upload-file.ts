@@ -3,7 +3,7 @@ import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { limitsOf, refusal } from '../usage-limits.js';
-import { heldBlob, landFile, undoUpload, type LandingDeps } from './land-file.js';
+import { landFile, undoUpload, type LandingDeps } from './land-file.js';
 import { StorageMeter } from './storage-meter.js';
 import { admitUpload, tooManyUploads } from './upload-request.js';
 import { Utf8Check } from './utf8-check.js';
@@ -25,7 +25,10 @@ export class UploadFile implements Port {
     const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
     const limits = limitsOf(this.p, actor);
     const id = this.p.ids.newId();
-    const hold = { id, at: this.p.clock.now(), by: this.p.instance.id() };
+    // The blob's key is on the hold from its first update on, so bytes that reach the store before their record (this
+    // instance dying in between) are known from the database and removed by whoever finishes its work.
+    const key = this.p.blobs.newKey();
+    const hold = { id, at: this.p.clock.now(), by: this.p.instance.id(), blob: key };
     // The hold is the upload's slot: the database admits it only while the user has fewer open, on any instance.
     // It opens with the file counted, in one step; only when that refuses do the two steps tell why.
     const slots = this.p.settings.maxConcurrentUploads;
@@ -44,8 +47,7 @@ export class UploadFile implements Port {
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
     let blob: { key: string; size: number };
     try {
-      const intent = heldBlob(this.p, actor.userId, id);
-      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content), { intent });
+      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content), { key });
     } catch (err) {
       await undoUpload(this.p, actor.userId, id, null);
       throw err;

@@ -12,6 +12,11 @@ export interface Hold {
   id: string;
   at: Date;
   by: string;
+  /**
+   * A blob the work is about to write (a key from BlobStore.newKey), listed among the blobs the hold may leave behind
+   * in the same atomic update: from before its first byte, the blob is known from the database.
+   */
+  blob?: string;
 }
 
 /**
@@ -102,11 +107,6 @@ export interface UsageCounter {
    * hold so, with the parts it is about to consume.
    */
   claimHold(userId: string, holdId: string, by: string, blobs?: readonly string[]): Promise<boolean>;
-  /**
-   * Adds a blob on its way to the blobs the hold may leave behind (a BlobStore intent), in one atomic step, only
-   * while the hold exists; false otherwise (the work was taken for dead: its blob must not be kept).
-   */
-  holdBlob(userId: string, holdId: string, key: string): Promise<boolean>;
   /**
    * Stops the hold naming an instance, only while it names `by`; the hold then lives as long as what it belongs to (a
    * resumable upload whose creating instance died lives on). False when it names another or is gone.

@@ -1,7 +1,6 @@
 import type { Actor } from '../../domain/index.js';
 import { DomainError, assertMay, isDomainError } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import { heldBlob } from '../files/land-file.js';
 import { StorageMeter } from '../files/storage-meter.js';
 import { tooManyUploads } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
@@ -32,7 +31,8 @@ export class AppendUpload implements Port {
 
     const holdId = this.p.ids.newId();
     const slots = this.p.settings.maxConcurrentUploads;
-    const hold = { id: holdId, at: this.p.clock.now(), by: this.p.instance.id() };
+    const part = this.p.blobs.newKey();
+    const hold = { id: holdId, at: this.p.clock.now(), by: this.p.instance.id(), blob: part };
     if (!(await this.p.usage.openHold(actor.userId, hold, slots))) {
       throw tooManyUploads(slots);
     }
@@ -43,15 +43,13 @@ export class AppendUpload implements Port {
       const meter = new StorageMeter(this.p, actor.userId, limits.storage, room, holdId);
       // Not flushed here: a tus client sends its next chunk only after this answer, so the parts are made durable
       // together when the upload completes, and a part a crash shortened is caught by the size check on resume.
-      const intent = heldBlob(this.p, actor.userId, holdId);
-      const blob = await this.p.blobs.write(meter.metered(content), { durable: false, intent });
+      const blob = await this.p.blobs.write(meter.metered(content), { durable: false, key: part });
       key = blob.key;
       meter.settle(blob.size);
       if (blob.size === 0) throw nothingSent;
       const now = this.p.clock.now();
       const expiresAt = new Date(now.getTime() + this.p.settings.resumableIdleMs);
-      const part = { key: blob.key, size: blob.size };
-      const appended = await this.p.uploads.append(id, offset, part, expiresAt, now);
+      const appended = await this.p.uploads.append(id, offset, { key: blob.key, size: blob.size }, expiresAt, now);
       if (!appended) throw await appendMiss(this.p, id, offset);
       key = null;
       // Missed only when the upload ended meanwhile (its ending gave back its own hold): these bytes go back too.

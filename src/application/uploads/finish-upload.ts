@@ -1,7 +1,7 @@
 import type { Actor, StoredFile } from '../../domain/index.js';
 import { conflict, isTextual } from '../../domain/index.js';
 import type { ResumableUploadState } from '../contract.js';
-import { heldBlob, landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
+import { landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
 import { Utf8Check } from '../files/utf8-check.js';
 import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
 import { checkedParts } from './checked-parts.js';
@@ -32,7 +32,8 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
   // From the take on, the hold belongs to no live session: naming this instance first lets another give it back if
   // this one dies before the file is recorded (whichever instance created the upload). A hold already gone (a
   // reconcile forgot it) fails the landing as a stalled upload's does.
-  await p.usage.claimHold(session.ownerId, session.id, p.instance.id(), keysOf(checked.parts));
+  const key = p.blobs.newKey();
+  await p.usage.claimHold(session.ownerId, session.id, p.instance.id(), [...keysOf(checked.parts), key]);
   const taken = await p.uploads.take(session.id);
   if (!taken) throw await appendMiss(p, session.id, session.length);
   let blob: { key: string; size: number };
@@ -40,7 +41,7 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     // Parts change after the check only if another check cut them meanwhile (they shrank under a running machine):
     // the upload is then not whole, and it ends rather than become a file of unchecked bytes.
     if (!sameParts(taken.parts, checked.parts)) throw conflict('The upload lost bytes while it was being completed');
-    blob = await joined(p, taken.parts, heldBlob(p, taken.ownerId, taken.id));
+    blob = await joined(p, taken.parts, key);
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
     await undoUpload(p, taken.ownerId, taken.id, null);
@@ -71,13 +72,13 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
 async function joined(
   p: Pick<Ports, 'blobs'>,
   parts: readonly UploadPart[],
-  intent: (key: string) => Promise<void>,
+  key: string,
 ): Promise<{ key: string; size: number }> {
   if (parts.length === 1) return { ...parts[0]! };
-  if (parts.length === 0) return p.blobs.write((async function* () {})(), { intent });
+  if (parts.length === 0) return p.blobs.write((async function* () {})(), { key });
   return p.blobs.join(
     parts.map((part) => part.key),
-    { intent },
+    { key },
   );
 }
 
