@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { createCore, type Core, type Ports } from '../../src/application/index.js';
+import { createCore, type Core, type InstanceLeases, type Ports } from '../../src/application/index.js';
+import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
+import {
+  ensureIndexes,
+  MongoCollectionRepository,
+  MongoFileRepository,
+  MongoFolderRepository,
+  MongoInstanceLeases,
+  MongoShareRepository,
+  MongoUsageCounter,
+} from '../../src/adapters/mongodb/index.js';
 import type { Actor } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+
+const target = await getMongoUri();
+if (!target) console.log(MONGO_SKIP_MESSAGE);
+
+/** Where the records a delete touches, the counters and the leases live; users and bytes stay in memory. */
+type Backing = () => Promise<{
+  ports: Partial<Pick<Ports, 'usage' | 'files' | 'folders' | 'shares' | 'collections'>>;
+  leases: InstanceLeases;
+}>;
 
 /** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
 const dead = () => new Promise<never>(() => {});
@@ -95,10 +115,12 @@ async function audit(ports: Ports, userId: string) {
   return { expected, counted: { files: f, storage, folders, shares } };
 }
 
-async function setUp() {
+async function setUp(backing: Backing) {
   const made = makeCore({ limits: { files: 1000 } });
-  const [a, b] = await instancesOn(made.ports, made.clock, 2);
-  const alice = await signUp({ core: b!.core, ports: made.ports }, 'alice');
+  const backed = await backing();
+  const ports: Ports = { ...made.ports, ...backed.ports };
+  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
+  const alice = await signUp({ core: b!.core, ports }, 'alice');
   const tree = await populate(b!.core, alice.actor);
   const pass = async (ms: number, ...running: TestInstance[]) => {
     for (let left = ms; left > 0; left -= LEASE_MS / 2) {
@@ -106,7 +128,7 @@ async function setUp() {
       for (const instance of running) await instance.keeper.renew();
     }
   };
-  return { ports: made.ports, a: a!, b: b!, alice, pass, ...tree };
+  return { ports, a: a!, b: b!, alice, pass, ...tree };
 }
 
 /** Deletes the tree on instance `a`, which dies at `cut`. */
@@ -142,73 +164,95 @@ async function expectFinished(t: Awaited<ReturnType<typeof setUp>>, treeGone: bo
   expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
 }
 
-describe('a folder delete of 200 files cut by the death of its instance (memory, two instances)', () => {
-  for (const cut of CUTS) {
-    const neverBegan = cut.method === 'beginTask';
-    describe(cut.name, () => {
-      it(`is ${neverBegan ? 'dropped' : 'finished'} by the other instance's sweep once the lease ran out`, async () => {
-        const t = await setUp();
-        await deleteUntilCut(t.a, t.alice.actor, t.root.id, cut);
-        await t.pass(LEASE_MS - 1, t.b);
-        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ finished: 0 });
-        await t.pass(1, t.b);
-        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
-        await expectFinished(t, !neverBegan);
-        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, finished: 0 });
-      });
-
-      it('is finished by the delete repeated on the other instance once the lease ran out', async () => {
-        const t = await setUp();
-        await deleteUntilCut(t.a, t.alice.actor, t.root.id, cut);
-        await t.pass(LEASE_MS, t.b);
-        await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.root.id }).catch((err: { code?: string }) => {
-          // The finished delete took the folder already: the repeat finds none.
-          expect(err.code).toBe('not_found');
+function deleteCrashSuite(name: string, backing: Backing): void {
+  describe(`a folder delete of 200 files cut by the death of its instance (${name}, two instances)`, () => {
+    for (const cut of CUTS) {
+      const neverBegan = cut.method === 'beginTask';
+      describe(cut.name, () => {
+        it(`is ${neverBegan ? 'dropped' : 'finished'} by the other instance's sweep once the lease ran out`, async () => {
+          const t = await setUp(backing);
+          await deleteUntilCut(t.a, t.alice.actor, t.root.id, cut);
+          await t.pass(LEASE_MS - 1, t.b);
+          expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ finished: 0 });
+          await t.pass(1, t.b);
+          expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+          await expectFinished(t, !neverBegan);
+          expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, finished: 0 });
         });
-        await expectFinished(t, true);
+
+        it('is finished by the delete repeated on the other instance once the lease ran out', async () => {
+          const t = await setUp(backing);
+          await deleteUntilCut(t.a, t.alice.actor, t.root.id, cut);
+          await t.pass(LEASE_MS, t.b);
+          await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.root.id }).catch((err: { code?: string }) => {
+            // The finished delete took the folder already: the repeat finds none.
+            expect(err.code).toBe('not_found');
+          });
+          await expectFinished(t, true);
+        });
       });
-    });
-  }
+    }
 
-  it('repeated while the dying instance may still live, finishes all but what it claimed; its sweep the rest', async () => {
-    const t = await setUp();
-    await deleteUntilCut(t.a, t.alice.actor, t.root.id, { name: '', port: 'usage', method: 'fixHeld' });
-    await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.root.id });
-    // The 200 files claimed by the instance that died stay until its lease has run out; everything else went.
-    expect(await t.ports.files.listByOwner(t.alice.userId)).toHaveLength(201);
-    expect((await t.ports.folders.listByOwner(t.alice.userId)).map((f) => f.id)).toEqual([t.keptFolder.id]);
-    await t.pass(LEASE_MS, t.b);
-    expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 2, failed: 0 });
-    await expectFinished(t, true);
-  });
-});
-
-describe("an account's deletion cut by the death of its instance", () => {
-  const cuts: Cut[] = [
-    { name: 'after its task was written, before anything went', port: 'usage', method: 'beginTask' },
-    { name: 'after some file bytes went', port: 'blobs', method: 'delete', nth: 50 },
-    { name: 'after the user record went, before its counters', port: 'folders', method: 'deleteMany' },
-  ];
-  for (const cut of cuts) {
-    it(`${cut.name}: is finished by the other instance's sweep once the lease ran out`, async () => {
-      const t = await setUp();
-      const admin = await signUp({ core: t.b.core, ports: t.ports }, 'root', 'admin');
-      let reached!: () => void;
-      const there = new Promise<void>((resolve) => (reached = resolve));
-      void createCore(dyingAt(t.a.ports, cut, reached))
-        .deleteUser.execute({ actor: admin.actor, id: t.alice.userId })
-        .catch(() => undefined);
-      await there;
+    it('repeated while the dying instance may still live, finishes all but what it claimed; its sweep the rest', async () => {
+      const t = await setUp(backing);
+      await deleteUntilCut(t.a, t.alice.actor, t.root.id, { name: '', port: 'usage', method: 'fixHeld' });
+      await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.root.id });
+      // The 200 files claimed by the instance that died stay until its lease has run out; everything else went.
+      expect(await t.ports.files.listByOwner(t.alice.userId)).toHaveLength(201);
+      expect((await t.ports.folders.listByOwner(t.alice.userId)).map((f) => f.id)).toEqual([t.keptFolder.id]);
       await t.pass(LEASE_MS, t.b);
-      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 1, failed: 0 });
-      const { ports, alice } = t;
-      expect(await ports.users.findById(alice.userId)).toBeNull();
-      expect(await ports.files.listByOwner(alice.userId)).toEqual([]);
-      expect(await ports.folders.listByOwner(alice.userId)).toEqual([]);
-      expect(await ports.shares.listByOwner(alice.userId)).toEqual([]);
-      expect(await ports.usage.holdsOf(alice.userId)).toEqual([]);
-      expect((ports.blobs as unknown as { keys(): string[] }).keys()).toEqual([]);
-      expect(await ports.usage.writers()).not.toContain(t.a.keeper.id());
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 2, failed: 0 });
+      await expectFinished(t, true);
     });
-  }
+  });
+
+  describe(`an account's deletion cut by the death of its instance (${name})`, () => {
+    const cuts: Cut[] = [
+      { name: 'after its task was written, before anything went', port: 'usage', method: 'beginTask' },
+      { name: 'after some file bytes went', port: 'blobs', method: 'delete', nth: 50 },
+      { name: 'after the user record went, before its counters', port: 'folders', method: 'deleteMany' },
+    ];
+    for (const cut of cuts) {
+      it(`${cut.name}: is finished by the other instance's sweep once the lease ran out`, async () => {
+        const t = await setUp(backing);
+        const admin = await signUp({ core: t.b.core, ports: t.ports }, 'root', 'admin');
+        let reached!: () => void;
+        const there = new Promise<void>((resolve) => (reached = resolve));
+        void createCore(dyingAt(t.a.ports, cut, reached))
+          .deleteUser.execute({ actor: admin.actor, id: t.alice.userId })
+          .catch(() => undefined);
+        await there;
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 1, failed: 0 });
+        const { ports, alice } = t;
+        expect(await ports.users.findById(alice.userId)).toBeNull();
+        expect(await ports.files.listByOwner(alice.userId)).toEqual([]);
+        expect(await ports.folders.listByOwner(alice.userId)).toEqual([]);
+        expect(await ports.shares.listByOwner(alice.userId)).toEqual([]);
+        expect(await ports.usage.holdsOf(alice.userId)).toEqual([]);
+        expect((ports.blobs as unknown as { keys(): string[] }).keys()).toEqual([]);
+        expect(await ports.usage.writers()).not.toContain(t.a.keeper.id());
+      });
+    }
+  });
+}
+
+deleteCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstanceLeases() }));
+
+describe.skipIf(!target)('on MongoDB', () => {
+  const databases = useFreshDatabases(target!);
+  deleteCrashSuite('MongoDB', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    return {
+      ports: {
+        usage: new MongoUsageCounter(db),
+        files: new MongoFileRepository(db),
+        folders: new MongoFolderRepository(db),
+        shares: new MongoShareRepository(db),
+        collections: new MongoCollectionRepository(db),
+      },
+      leases: new MongoInstanceLeases(db),
+    };
+  });
 });
