@@ -273,13 +273,24 @@ export class MongoUsageCounter implements UsageCounter {
     return matchedCount === 1;
   }
 
+  /** One upsert: a user without counters gets them at zero in the same step. */
   async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
     const path = holdPath(hold.id);
-    await this.ensureDocument(userId);
-    await this.usage.updateOne(
-      { _id: userId, [path]: { $exists: false } },
-      { $set: { [path]: { at: hold.at, by: hold.by, task } }, $addToSet: { writers: hold.by } },
-    );
+    const { _id, ...zeros } = toDoc(userId, ZERO_USAGE);
+    try {
+      await this.usage.updateOne(
+        { _id: userId, [path]: { $exists: false } },
+        {
+          $set: { [path]: { at: hold.at, by: hold.by, task } },
+          $addToSet: { writers: hold.by },
+          $setOnInsert: zeros,
+        },
+        { upsert: true },
+      );
+    } catch (err) {
+      // The hold exists already (the filter missed an existing document, so the upsert tried to insert one).
+      if (!isDuplicateKey(err)) throw err;
+    }
   }
 
   async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
