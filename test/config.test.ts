@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       maxConcurrentUploads: 10,
       resumableExpiryHours: 24,
       publicUrl: null,
+      instanceLeaseSeconds: 30,
+      recoverySweepSeconds: 10,
     });
   });
 
@@ -92,6 +94,8 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS_PER_ADDRESS: '1000',
       MAX_CONCURRENT_UPLOADS: '3',
       RESUMABLE_EXPIRY_HOURS: '0.5',
+      INSTANCE_LEASE_SECONDS: '1.5',
+      RECOVERY_SWEEP_SECONDS: '0.25',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -112,6 +116,8 @@ describe('loadConfig', () => {
       clientLimits: { bodyTimeout: 2500, uploadMinRate: 0, uploadRateWindow: 30_000, maxConnectionsPerAddress: 1000 },
       maxConcurrentUploads: 3,
       resumableExpiryHours: 0.5,
+      instanceLeaseSeconds: 1.5,
+      recoverySweepSeconds: 0.25,
     });
     expect(isAbsolute(config.dataDir)).toBe(true);
     expect(config.dataDir).toBe(resolve('some/where'));
@@ -149,6 +155,12 @@ describe('loadConfig', () => {
     ['RESUMABLE_EXPIRY_HOURS', '0'],
     ['RESUMABLE_EXPIRY_HOURS', '8761'],
     ['RESUMABLE_EXPIRY_HOURS', 'never'],
+    ['INSTANCE_LEASE_SECONDS', '0'],
+    ['INSTANCE_LEASE_SECONDS', '3601'],
+    ['INSTANCE_LEASE_SECONDS', 'soon'],
+    ['RECOVERY_SWEEP_SECONDS', '0'],
+    ['RECOVERY_SWEEP_SECONDS', '-1'],
+    ['RECOVERY_SWEEP_SECONDS', '3601'],
     ['MAX_UPLOAD_BYTES', '0'],
     ['MAX_UPLOAD_BYTES', '1.5'],
     ['MAX_UPLOAD_BYTES', '1e9'],

@@ -180,6 +180,24 @@ export interface HoldSweepReport {
   failed: number;
 }
 
+/** What one sweep of the work of gone instances (their lease ran out: a crash) found and did. */
+export interface RecoveryReport {
+  /** Gone instances whose work was looked for. */
+  instances: number;
+  /** Holds of uploads whose file record exists: the counts were right, only the hold went. */
+  settled: number;
+  /** Holds of uploads that never got recorded: their counts (and upload slot) were given back. */
+  released: number;
+  /** Holds of resumable uploads still under way: handed to the upload, which lives on. */
+  kept: number;
+  /** Removals (of files, a folder, an account) cut short, now finished. */
+  finished: number;
+  /** Leftovers of writes by processes known to be gone that the store removed (temporary files). */
+  abandoned: number;
+  /** Work that could not be handled; the next sweep tries again. */
+  failed: number;
+}
+
 /** Where a resumable upload stands. A complete one has become the file `fileId` (its id is the upload's). */
 export interface ResumableUploadState {
   id: string;
@@ -349,8 +367,13 @@ export interface Core {
   // maintenance (the server runs it; no client can)
   /** Deletes blobs no file points at once they are older than `graceMs`, and the store's interrupted writes. */
   sweepOrphanBlobs: UseCase<{ graceMs: number }, SweepReport>;
-  /** Settles or gives back the usage holds of uploads that stopped more than `graceMs` ago (a crash). */
+  /**
+   * Settles or gives back the usage holds that name no instance (written before holds did) and stopped more than
+   * `graceMs` ago.
+   */
   sweepStaleHolds: UseCase<{ graceMs: number }, HoldSweepReport>;
+  /** Finishes or undoes the unfinished work of instances that are gone (their lease ran out), whatever its age. */
+  sweepDeadInstances: UseCase<Record<string, never>, RecoveryReport>;
   /** Ends the resumable uploads idle past their expiry, giving back their bytes and counts. */
   sweepExpiredUploads: UseCase<Record<string, never>, ExpiredUploadsReport>;
 }

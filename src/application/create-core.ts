@@ -50,6 +50,7 @@ import { DeleteUser } from './admin/delete-user.js';
 import { ReconcileUsage } from './admin/reconcile-usage.js';
 import { SweepOrphanBlobs } from './maintenance/sweep-orphan-blobs.js';
 import { SweepStaleHolds } from './maintenance/sweep-stale-holds.js';
+import { SweepDeadInstances } from './maintenance/sweep-dead-instances.js';
 import { SweepExpiredUploads } from './maintenance/sweep-expired-uploads.js';
 import { CreateUpload } from './uploads/create-upload.js';
 import { AppendUpload } from './uploads/append-upload.js';
@@ -113,6 +114,7 @@ export function createCore(p: Ports): Core {
     reconcileUsage: new ReconcileUsage(p),
     sweepOrphanBlobs: new SweepOrphanBlobs(p),
     sweepStaleHolds: new SweepStaleHolds(p),
+    sweepDeadInstances: new SweepDeadInstances(p),
     sweepExpiredUploads: new SweepExpiredUploads(p),
   };
 }

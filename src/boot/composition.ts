@@ -11,6 +11,8 @@ import {
   FileRepository,
   FolderRepository,
   IdGenerator,
+  Instance,
+  InstanceLeases,
   PasswordHasher,
   PasteRepository,
   Ports,
@@ -35,6 +37,7 @@ import {
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,
+  MemoryInstanceLeases,
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
@@ -50,6 +53,7 @@ import {
   MongoDb,
   MongoFileRepository,
   MongoFolderRepository,
+  MongoInstanceLeases,
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
@@ -63,6 +67,7 @@ import {
 import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
 import type { Config } from './config.js';
 import { claimEphemeralBlobDir, type EphemeralBlobDir } from './ephemeral-blobs.js';
+import { LeaseKeeper, timingOf } from './instance-lease.js';
 import { createLogger, type Logger } from './logger.js';
 import { memoryPersistence, Persistence, type BlobStoreChoice } from './connect-persistence.js';
 
@@ -86,6 +91,11 @@ export interface BuildOptions {
   wrapPorts?: (ports: Ports) => Ports;
   /** The built front end the HTTP adapter serves; defaults to web/dist of this checkout, null serves none. */
   webDir?: string | null;
+  /**
+   * On memory persistence: use the records and bytes of this other graph instead of fresh ones, so that two instances
+   * share one in-memory database as two share one MongoDB (tests of what one instance's death leaves to the other).
+   */
+  memoryOf?: Container;
 }
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -109,13 +119,32 @@ const PORT_TOKENS = {
   blobs: BlobStore,
   hasher: PasswordHasher,
   ids: IdGenerator,
+  instance: Instance,
   secrets: TokenSecrets,
   clock: Clock,
   settings: CoreSettings,
   throttle: Throttle,
 } as const satisfies Record<keyof Ports, symbol>;
 
-/** The persistence seam: memory and MongoDB bind the same nine tokens, and the throttle's counters go alongside. */
+/** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
+const MEMORY_TOKENS: ServiceIdentifier[] = [
+  UserRepository,
+  TokenRepository,
+  Callers,
+  FileRepository,
+  FolderRepository,
+  CollectionRepository,
+  PasteRepository,
+  ShareRepository,
+  UploadSessionRepository,
+  UsageCounter,
+  UsageReports,
+  InstanceLeases,
+  Throttle,
+  BlobStore,
+];
+
+/** The persistence seam: memory and MongoDB bind the same tokens, and the throttle's counters go alongside. */
 function bindMemoryPersistence(container: Container): void {
   container.bind(UserRepository).to(MemoryUserRepository).inSingletonScope();
   container.bind(TokenRepository).to(MemoryTokenRepository).inSingletonScope();
@@ -128,7 +157,12 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(UploadSessionRepository).to(MemoryUploadSessionRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
   container.bind(UsageReports).to(MemoryUsageReports).inSingletonScope();
+  container.bind(InstanceLeases).to(MemoryInstanceLeases).inSingletonScope();
   container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
+}
+
+function bindSharedMemory(container: Container, source: Container): void {
+  for (const token of MEMORY_TOKENS) container.bind(token).toConstantValue(source.get(token));
 }
 
 /** A lost connection becomes the core's `unavailable` error (503), whichever adapter method met it. */
@@ -153,6 +187,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<UploadSessionRepository>(container, UploadSessionRepository, MongoUploadSessionRepository);
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);
   bindGuarded<UsageReports>(container, UsageReports, MongoUsageReports);
+  bindGuarded<InstanceLeases>(container, InstanceLeases, MongoInstanceLeases);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -214,9 +249,24 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   container.bind(PasswordHasher).to(Argon2Hasher).inSingletonScope();
 
   container.bind(Persistence).toConstantValue(persistence);
-  if (persistence.db) bindMongoPersistence(container, persistence.db);
-  else bindMemoryPersistence(container);
-  bindBlobStore(container, config, options.blobStore ?? config.blobStore, persistence.db);
+  if (persistence.db) {
+    bindMongoPersistence(container, persistence.db);
+    bindBlobStore(container, config, options.blobStore ?? config.blobStore, persistence.db);
+  } else if (options.memoryOf) {
+    bindSharedMemory(container, options.memoryOf);
+  } else {
+    bindMemoryPersistence(container);
+    bindBlobStore(container, config, options.blobStore ?? config.blobStore, null);
+  }
+  const timing = timingOf(config.instanceLeaseSeconds * 1000);
+  container
+    .bind(LeaseKeeper)
+    .toResolvedValue(
+      (leases: InstanceLeases, clock: Clock, ids: IdGenerator) => new LeaseKeeper(leases, clock, ids, timing, logger),
+      [InstanceLeases, Clock, IdGenerator],
+    )
+    .inSingletonScope();
+  container.bind(Instance).toService(LeaseKeeper);
 
   const names = Object.keys(PORT_TOKENS) as (keyof Ports)[];
   const wrap = options.wrapPorts ?? ((ports: Ports) => ports);

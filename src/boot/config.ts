@@ -42,6 +42,10 @@ export interface Config {
   resumableExpiryHours: number;
   /** The base of every `url` handed out, without a trailing slash; null: each request's own origin. */
   publicUrl: string | null;
+  /** An instance's lease runs out this many seconds after its last renewal (renewed every sixth of it). */
+  instanceLeaseSeconds: number;
+  /** How often each instance looks for the unfinished work of instances whose lease ran out, in seconds. */
+  recoverySweepSeconds: number;
 }
 
 export interface ClientLimits {
@@ -251,5 +255,7 @@ export function loadConfig(env: Env): Config {
     maxConcurrentUploads: integer(env, 'MAX_CONCURRENT_UPLOADS', 10, 1),
     resumableExpiryHours: positiveNumber(env, 'RESUMABLE_EXPIRY_HOURS', 24, RESUMABLE_EXPIRY_MAX_HOURS),
     publicUrl: publicUrl(env),
+    instanceLeaseSeconds: positiveNumber(env, 'INSTANCE_LEASE_SECONDS', 30, 3600),
+    recoverySweepSeconds: positiveNumber(env, 'RECOVERY_SWEEP_SECONDS', 10, 3600),
   };
 }

@@ -4,6 +4,7 @@ import type { Limits } from '../domain/index.js';
 import { buildContainer } from './composition.js';
 import { loadConfig, type BlobStoreKind, type Config, type PersistenceKind } from './config.js';
 import { connectPersistence, type BlobStoreChoice, type ConnectOptions } from './connect-persistence.js';
+import { LeaseKeeper } from './instance-lease.js';
 import { createLogger } from './logger.js';
 
 /** What an embedded core uses; no port, host or proxy settings, as it serves nothing. Defaults follow the environment variables of the service. */
@@ -78,10 +79,19 @@ export async function openEmbeddedCore(
   const persistence = await connectPersistence(config, { ...connect, logger });
   const blobStore: BlobStoreChoice = persistence.kind === 'memory' ? 'memory' : config.blobStore;
   const container = buildContainer(config, { blobStore, logger, persistence });
+  // Other instances on the same database must see this one alive, or they would undo its uploads under way.
+  const keeper = container.get(LeaseKeeper);
+  try {
+    await keeper.start();
+  } catch (err) {
+    await persistence.close().catch(() => undefined);
+    throw err;
+  }
   return {
     core: container.get<Core>(CoreToken),
     persistence: persistence.kind,
     close: async () => {
+      await keeper.stop();
       await container.unbindAllAsync();
       await persistence.close();
     },

@@ -6,10 +6,14 @@ import type { Logger } from './logger.js';
 export const SWEEP_GRACE_MS = 60 * 60 * 1000;
 /** Between start-ups, orphans (a failed blob delete, another instance's crash) are swept this often. */
 export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** The work of gone instances is looked for this often unless RECOVERY_SWEEP_SECONDS says otherwise. */
+export const RECOVERY_INTERVAL_MS = 10_000;
 
 export interface SweepOptions {
   graceMs?: number;
   intervalMs?: number;
+  /** How often the work of gone instances is looked for (RECOVERY_SWEEP_SECONDS). */
+  recoveryMs?: number;
 }
 
 /**
@@ -45,6 +49,23 @@ export async function sweepStaleHolds(core: Core, logger: Logger, graceMs = SWEE
   }
 }
 
+/**
+ * Finishes or undoes what instances that are gone left (their lease ran out, or their process on this host is gone);
+ * logged like the other sweeps, never thrown. It only acts on work that names a gone instance, so it runs on every
+ * persistence, memory included.
+ */
+export async function sweepDeadInstances(core: Core, logger: Logger): Promise<void> {
+  try {
+    const report = await core.sweepDeadInstances.execute({});
+    const done = report.settled + report.released + report.kept + report.abandoned;
+    if (done > 0) logger.warn(report, 'finished the work of gone instances');
+    else if (report.instances > 0) logger.debug(report, 'gone instances left no work');
+    if (report.failed > 0) logger.error(report, 'some work of gone instances could not be finished; the next sweep retries');
+  } catch (err) {
+    logger.error({ err }, 'sweeping the work of gone instances failed');
+  }
+}
+
 /** Ends the resumable uploads idle past their expiry; logged like the other sweeps, never thrown. */
 export async function sweepExpiredUploads(core: Core, logger: Logger): Promise<void> {
   try {
@@ -57,19 +78,23 @@ export async function sweepExpiredUploads(core: Core, logger: Logger): Promise<v
 }
 
 /**
- * Every sweep: expired resumable uploads first (they give back their own holds and parts), then the counters, so
- * what a crash left in them is corrected before its bytes are looked at.
+ * Every sweep: the work of gone instances first, then expired resumable uploads (they give back their own holds and
+ * parts), then the holds that name no instance, so what a crash left in the counters is corrected before its bytes
+ * are looked at.
  */
 export async function sweepAfterCrashes(core: Core, logger: Logger, graceMs = SWEEP_GRACE_MS): Promise<void> {
+  await sweepDeadInstances(core, logger);
   await sweepExpiredUploads(core, logger);
   await sweepStaleHolds(core, logger, graceMs);
   await sweepOrphanBlobs(core, logger, graceMs);
 }
 
 /**
- * Sweeps on a schedule that never keeps the process alive, one sweep at a time. The returned stop waits for a sweep
+ * Sweeps on schedules that never keep the process alive: the work of gone instances every `recoveryMs`, so what a
+ * killed instance left is repaired within its lease and one such interval, and the other sweeps hourly; each kind one
+ * at a time (the two kinds may overlap: every change they make is conditional). The returned stop waits for sweeps
  * under way, so nothing touches the persistence after it has been closed. `durable` false (records in memory) runs
- * only the expiry of resumable uploads: the other sweeps need records that outlive the process.
+ * no sweep of bytes or of holds that name no instance: those need records that outlive the process.
  */
 export function scheduleOrphanSweeps(
   core: Core,
@@ -77,13 +102,29 @@ export function scheduleOrphanSweeps(
   options: SweepOptions = {},
   durable = true,
 ): () => Promise<void> {
+  const hourly = async () => {
+    await sweepExpiredUploads(core, logger);
+    if (!durable) return;
+    await sweepStaleHolds(core, logger, options.graceMs);
+    await sweepOrphanBlobs(core, logger, options.graceMs);
+  };
+  const schedules = [
+    every(hourly, options.intervalMs ?? SWEEP_INTERVAL_MS),
+    every(() => sweepDeadInstances(core, logger), options.recoveryMs ?? RECOVERY_INTERVAL_MS),
+  ];
+  return async () => {
+    await Promise.all(schedules.map((stop) => stop()));
+  };
+}
+
+/** Runs `sweep` every `ms`, skipping a turn while the last one still runs; the stop waits for one under way. */
+function every(sweep: () => Promise<void>, ms: number): () => Promise<void> {
   let running: Promise<void> | null = null;
-  const sweep = () => (durable ? sweepAfterCrashes(core, logger, options.graceMs) : sweepExpiredUploads(core, logger));
   const timer = setInterval(() => {
     running ??= sweep().finally(() => {
       running = null;
     });
-  }, options.intervalMs ?? SWEEP_INTERVAL_MS);
+  }, ms);
   timer.unref();
   return async () => {
     clearInterval(timer);

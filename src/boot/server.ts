@@ -12,8 +12,15 @@ import {
   type Persistence,
 } from './composition.js';
 import type { Config, PersistenceKind } from './config.js';
+import { LeaseKeeper } from './instance-lease.js';
 import { createLogger, type Logger } from './logger.js';
-import { maySweep, scheduleOrphanSweeps, sweepAfterCrashes, type SweepOptions } from './orphan-sweep.js';
+import {
+  maySweep,
+  scheduleOrphanSweeps,
+  sweepAfterCrashes,
+  sweepDeadInstances,
+  type SweepOptions,
+} from './orphan-sweep.js';
 
 export interface RunningCoffer {
   server: Server;
@@ -29,7 +36,7 @@ export interface RunningCoffer {
 
 export type StartOptions = BuildOptions &
   Pick<ConnectOptions, 'probe' | 'mongo'> & {
-    /** The sweeps' grace period and schedule (tests shorten them). */
+    /** The sweeps' grace period and schedule (tests shorten them; the recovery interval defaults to the config's). */
     sweep?: SweepOptions;
   };
 
@@ -77,6 +84,7 @@ async function serve(container: Container, config: Config): Promise<Server> {
   return server;
 }
 
+/** Requests under way finish first; then the lease ends (nothing of this instance is unfinished), then the rest. */
 function closer(server: Server, container: Container, persistence: Persistence): () => Promise<void> {
   let closing: Promise<void> | null = null;
   return () =>
@@ -89,6 +97,7 @@ function closer(server: Server, container: Container, persistence: Persistence):
         });
         server.closeIdleConnections();
       });
+      await container.get(LeaseKeeper).stop();
       await container.unbindAllAsync();
       await persistence.close();
     })());
@@ -102,15 +111,21 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   let container: Container;
   let server: Server;
   let core: Core;
+  let keeper: LeaseKeeper | null = null;
   try {
     container = buildContainer(config, { ...options, logger, persistence });
     core = container.get<Core>(Core);
+    // The lease comes first: every piece of unfinished work this instance starts names it.
+    keeper = container.get(LeaseKeeper);
+    await keeper.start();
     await bootstrapAdmin(core, config, logger);
     // What a crash left (counts held for, bytes written for a record that never came) goes before anything is
     // served; the schedule catches later ones.
     if (maySweep(persistence.kind)) await sweepAfterCrashes(core, logger, options.sweep?.graceMs);
+    else await sweepDeadInstances(core, logger);
     server = await serve(container, config);
   } catch (err) {
+    await keeper?.stop();
     await persistence.close().catch(() => undefined);
     throw err;
   }
@@ -120,7 +135,8 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   // The pool is sized once, when the process starts (npm start sets 6); argon2 leaves one of its threads to file I/O.
   const threadPool = Number(process.env.UV_THREADPOOL_SIZE) || 4;
   logger.info({ url, persistence: persistence.kind, threadPool }, 'coffer listening');
-  const stopSweeps = scheduleOrphanSweeps(core, logger, options.sweep, maySweep(persistence.kind));
+  const sweeps = { recoveryMs: config.recoverySweepSeconds * 1000, ...options.sweep };
+  const stopSweeps = scheduleOrphanSweeps(core, logger, sweeps, maySweep(persistence.kind));
   const closeServer = closer(server, container, persistence);
   const close = async () => {
     await stopSweeps();

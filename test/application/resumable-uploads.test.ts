@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResumableUploadState } from '../../src/application/index.js';
 import { bytes, failure, makeCore, readAll, signUp, type TestCoreOptions } from '../support/core.js';
+import { instancesOn } from '../support/instances.js';
 
 const KIB = 1024;
 const HOUR = 3_600_000;
@@ -158,8 +159,13 @@ describe('resumable uploads (use cases, memory)', () => {
     expect(renewed.expiresAt!.getTime() - t.clock.now().getTime()).toBe(24 * HOUR);
     t.clock.advance(2 * HOUR);
     expect(await t.core.sweepExpiredUploads.execute({})).toEqual({ expired: 0, failed: 0 });
-    // The hold sweep leaves a live upload's hold alone, however old.
+    // Its creating instance is gone (this core never took a lease), but the upload lives: another instance's sweep
+    // hands the hold to the upload, and the sweep of old holds leaves a live upload's hold alone, however old.
+    const [other] = await instancesOn(t.ports, t.clock, 1);
+    expect(await other!.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, kept: 1, released: 0 });
+    expect(await other!.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, kept: 0 });
     expect(await t.core.sweepStaleHolds.execute({ graceMs: HOUR })).toMatchObject({ stale: 0 });
+    expect(await t.usage()).toMatchObject({ files: 1, storage: 30 });
     t.clock.advance(23 * HOUR);
     expect((await failure(t.append(id, 30, filled(70)))).code).toBe('gone');
     expect(await t.core.sweepExpiredUploads.execute({})).toEqual({ expired: 1, failed: 0 });

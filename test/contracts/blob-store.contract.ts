@@ -262,5 +262,38 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStore>, 
       const joined = await store.join([keys[0]!]);
       expect(await store.size(joined.key)).toBe(data[0]!.length);
     });
+
+    it('writes and joins under keys it handed out before any byte was written', async () => {
+      const store = await make();
+      const [a, b, c] = [store.newKey(), store.newKey(), store.newKey()];
+      expect(new Set([a, b, c]).size).toBe(3);
+      const listed = async () => {
+        const keys: string[] = [];
+        for await (const entry of store.list()) keys.push(entry.key);
+        return keys;
+      };
+      // Handing out a key stores nothing.
+      expect(await listed()).toEqual([]);
+      expect(await store.size(a)).toBeNull();
+      const first = await store.write(chunked(randomBytes(10_000), 4096), { key: a });
+      const second = await store.write(chunked(randomBytes(5_000), 4096), { durable: false, key: b });
+      expect([first.key, second.key]).toEqual([a, b]);
+      const joined = await store.join([a, b], { key: c });
+      expect(joined).toEqual({ key: c, size: 15_000 });
+      expect(await listed()).toEqual([c]);
+      // A key of another shape is a caller's bug, and nothing is written.
+      await expect(store.write(chunked(randomBytes(10), 4), { key: '../escape' })).rejects.toThrow(RangeError);
+      expect(await listed()).toEqual([c]);
+    });
+
+    it('leaves nothing under a handed-out key when the write fails', async () => {
+      const store = await make();
+      const before = raw ? await raw(store) : [];
+      const key = store.newKey();
+      const boom = new Error('client went away');
+      await expect(store.write(failingAfter(randomBytes(300_000), 100, boom), { key })).rejects.toBe(boom);
+      expect(await store.size(key)).toBeNull();
+      if (raw) expect(await raw(store)).toEqual(before);
+    });
   });
 }

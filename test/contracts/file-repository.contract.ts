@@ -220,5 +220,35 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
       expect(await files.findById(original.id)).toEqual({ ...original, name: 'renamed', updatedAt: at(4) });
       expect(ids(await files.search('owner-1', 'renamed', ['f1'], 10))).toEqual([original.id]);
     });
+
+    it('lets a file be claimed by one removal only, and deletes what that removal claimed', async () => {
+      const [a, b, c] = [aFile({ size: 1 }), aFile({ size: 2 }), aFile({ size: 3 })];
+      for (const file of [a, b, c]) await files.insert(file);
+      expect(sorted(ids(await files.claim([a.id, b.id, 'missing'], 'r1')))).toEqual(sorted([a.id, b.id]));
+      // A second removal gets only what no removal claimed; the first still holds its own, asked again.
+      expect(ids(await files.claim([b.id, c.id], 'r2'))).toEqual([c.id]);
+      expect(sorted(ids(await files.claim([a.id, b.id], 'r1')))).toEqual(sorted([a.id, b.id]));
+      expect(await files.claim([], 'r1')).toEqual([]);
+      // A claimed file reads as before.
+      expect(await files.findById(a.id)).toEqual(a);
+      expect(sorted(ids(await files.claimedBy('r1')))).toEqual(sorted([a.id, b.id]));
+      expect(await files.claimedBy('r3')).toEqual([]);
+      expect(await files.deleteClaimed('r1')).toBe(2);
+      expect(await files.deleteClaimed('r1')).toBe(0);
+      expect(await files.claimedBy('r1')).toEqual([]);
+      expect(await files.findById(a.id)).toBeNull();
+      expect(await files.findById(c.id)).toEqual(c);
+      expect(await files.delete(c.id)).toEqual(c);
+      expect(await files.claimedBy('r2')).toEqual([]);
+    });
+
+    it('gives each of many concurrent removals of the same files a share that adds up to each file once', async () => {
+      const all = Array.from({ length: 30 }, () => aFile());
+      for (const file of all) await files.insert(file);
+      const claimed = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => files.claim(all.map((f) => f.id), `r${i}`)),
+      );
+      expect(sorted(claimed.flatMap(ids))).toEqual(sorted(ids(all)));
+    });
   });
 }

@@ -292,5 +292,22 @@ export function folderRepositoryContract(name: string, make: () => Promise<Folde
       updated.parentId = null;
       expect(await folders.findById('copy')).toEqual({ ...original, name: 'renamed', updatedAt: at(4) });
     });
+
+    it('lets a folder being deleted be claimed by one removal only, and deletes what that removal claimed', async () => {
+      await insertTree();
+      expect(await folders.claimDeleting(['a', 'b'], 'r1')).toEqual([]);
+      await folders.markDeleting('owner-1', 'a');
+      await folders.markChildrenDeleting('owner-1', ['a']);
+      expect(sorted(await folders.claimDeleting(['a', 'b', 'g', 'missing'], 'r1'))).toEqual(['a', 'b']);
+      expect(await folders.claimDeleting(['b', 'c'], 'r2')).toEqual(['c']);
+      expect(sorted(await folders.claimedBy('r1'))).toEqual(['a', 'b']);
+      expect(await folders.claimDeleting([], 'r1')).toEqual([]);
+      expect(await folders.deleteClaimed('r1')).toBe(2);
+      expect(await folders.deleteClaimed('r1')).toBe(0);
+      expect(await folders.claimedBy('r1')).toEqual([]);
+      expect(sorted(ids(await folders.listByOwner('owner-1')))).toEqual(['c', 'd', 'e', 'f', 'g']);
+      expect(await folders.deleteMany(['c'])).toBe(1);
+      expect(await folders.claimedBy('r2')).toEqual([]);
+    });
   });
 }

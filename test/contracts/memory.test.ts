@@ -5,6 +5,7 @@ import {
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,
+  MemoryInstanceLeases,
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
@@ -18,6 +19,7 @@ import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
+import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
@@ -38,6 +40,7 @@ folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderR
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());
 pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
+instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLeases());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
 usageReportsContract('MemoryUsageReports', async () => {

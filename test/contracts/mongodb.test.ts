@@ -13,6 +13,7 @@ import {
   MongoDb,
   MongoFileRepository,
   MongoFolderRepository,
+  MongoInstanceLeases,
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
@@ -28,6 +29,7 @@ import { collectionRepositoryContract } from './collection-repository.contract.j
 import { fileRepositoryContract } from './file-repository.contract.js';
 import { aFolder, at } from './fixtures.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
+import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
@@ -100,6 +102,7 @@ describe.skipIf(!target)('MongoDB adapters', () => {
   collectionRepositoryContract('MongoCollectionRepository', onFreshDb((db) => new MongoCollectionRepository(db)));
   pasteRepositoryContract('MongoPasteRepository', onFreshDb((db) => new MongoPasteRepository(db)));
   shareRepositoryContract('MongoShareRepository', onFreshDb((db) => new MongoShareRepository(db)));
+  instanceLeasesContract('MongoInstanceLeases', onFreshDb((db) => new MongoInstanceLeases(db)));
   usageCounterContract('MongoUsageCounter', onFreshDb((db) => new MongoUsageCounter(db)));
   uploadSessionRepositoryContract('MongoUploadSessionRepository', onFreshDb((db) => new MongoUploadSessionRepository(db)));
   keysetPagesContract(

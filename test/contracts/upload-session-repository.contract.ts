@@ -114,8 +114,11 @@ export function uploadSessionRepositoryContract(name: string, make: () => Promis
       await repo.append('s1', 10, { key: 'p2', size: 10 }, at(HOUR), T0);
       expect(await repo.referencedPartKeys(['p1', 'p2', 'other'])).toEqual(new Set(['p1', 'p2']));
       expect(await repo.referencedPartKeys([])).toEqual(new Set());
+      expect((await repo.findByPart('p2'))?.id).toBe('s1');
+      expect(await repo.findByPart('other')).toBeNull();
       await repo.take('s1');
       expect(await repo.referencedPartKeys(['p1'])).toEqual(new Set());
+      expect(await repo.findByPart('p2')).toBeNull();
     });
 
     it('cuts back to the first parts only while its parts are exactly those seen', async () => {

@@ -7,6 +7,8 @@ const T0 = new Date('2026-11-22T10:00:00.000Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
 /** Shaped like ids.newId(): base64url, so '-' and '_' occur. */
 const HOLD = 'aB3-_xYz0123456789abcd';
+/** The instance doing the work, as Instance.id() names it. */
+const BY = 'instance-1';
 
 /** Every UsageCounter adapter runs this. `make` must return an adapter over empty storage. */
 export function usageCounterContract(name: string, make: () => Promise<UsageCounter>): void {
@@ -126,13 +128,13 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
 
     describe('holds', () => {
       it('records a held reservation with the counter, and settling keeps the counts', async () => {
-        expect(await counter.reserve('u1', 'files', 1, 10, { id: HOLD, at: T0 })).toBe(true);
-        expect(await counter.reserve('u1', 'storage', 700, 1000, { id: HOLD, at: later(5) })).toBe(true);
-        expect(await counter.reserve('u1', 'storage', 300, 1000, { id: HOLD, at: later(10) })).toBe(true);
-        expect(await counter.reserve('u1', 'storage', 1, 1000, { id: HOLD, at: later(20) })).toBe(false);
+        expect(await counter.reserve('u1', 'files', 1, 10, { id: HOLD, at: T0, by: BY })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 700, 1000, { id: HOLD, at: later(5), by: BY })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 300, 1000, { id: HOLD, at: later(10), by: BY })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 1, 1000, { id: HOLD, at: later(20), by: BY })).toBe(false);
         expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 1000 }));
         expect(await counter.staleHolds(later(60_000))).toEqual([
-          { userId: 'u1', holdId: HOLD, amounts: { files: 1, storage: 1000 }, at: later(10) },
+          { userId: 'u1', holdId: HOLD, amounts: { files: 1, storage: 1000 }, at: later(10), by: BY, task: null, fixed: false, blobs: [] },
         ]);
         expect(await counter.settleHold('u1', HOLD)).toEqual({ files: 1, storage: 1000 });
         expect(await counter.settleHold('u1', HOLD)).toBeNull();
@@ -144,9 +146,9 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
 
       it('releases exactly what a hold holds, once, and leaves other holds and counts alone', async () => {
         await counter.set('u1', usage({ files: 4, storage: 5000, shares: 2 }));
-        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0 });
-        await counter.reserve('u1', 'storage', 123, 10_000, { id: 'h1', at: T0 });
-        await counter.reserve('u1', 'files', 1, 10, { id: 'h2', at: T0 });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0, by: BY });
+        await counter.reserve('u1', 'storage', 123, 10_000, { id: 'h1', at: T0, by: BY });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h2', at: T0, by: BY });
         await counter.reserve('u1', 'storage', 7, 10_000);
         await counter.releaseHold('u1', 'h1');
         expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 5007, shares: 2 }));
@@ -157,8 +159,8 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       });
 
       it('floors a released hold at zero when the counter holds less', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: HOLD, at: T0 });
-        await counter.reserve('u1', 'storage', 900, 1000, { id: HOLD, at: T0 });
+        await counter.reserve('u1', 'files', 1, 10, { id: HOLD, at: T0, by: BY });
+        await counter.reserve('u1', 'storage', 900, 1000, { id: HOLD, at: T0, by: BY });
         await counter.release('u1', 'storage', 500);
         await counter.releaseHold('u1', HOLD);
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
@@ -166,28 +168,28 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       });
 
       it('lists only holds that last grew before the cutoff, across users', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: 'old', at: T0 });
-        await counter.reserve('u1', 'files', 1, 10, { id: 'busy', at: T0 });
-        await counter.reserve('u1', 'storage', 10, 100, { id: 'busy', at: later(3000) });
-        await counter.reserve('u2', 'files', 1, 10, { id: 'other', at: later(1000) });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'old', at: T0, by: BY });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'busy', at: T0, by: BY });
+        await counter.reserve('u1', 'storage', 10, 100, { id: 'busy', at: later(3000), by: BY });
+        await counter.reserve('u2', 'files', 1, 10, { id: 'other', at: later(1000), by: BY });
         const ids = async (cutoff: Date) => (await counter.staleHolds(cutoff)).map((h) => h.holdId).sort();
         expect(await ids(T0)).toEqual([]);
         expect(await ids(later(1))).toEqual(['old']);
         expect(await ids(later(2000))).toEqual(['old', 'other']);
         expect(await ids(later(3001))).toEqual(['busy', 'old', 'other']);
         const other = (await counter.staleHolds(later(3001))).find((h) => h.holdId === 'other');
-        expect(other).toEqual({ userId: 'u2', holdId: 'other', amounts: { files: 1 }, at: later(1000) });
+        expect(other).toEqual({ userId: 'u2', holdId: 'other', amounts: { files: 1 }, at: later(1000), by: BY, task: null, fixed: false, blobs: [] });
       });
 
       it('records nothing for a refused held reservation', async () => {
-        expect(await counter.reserve('u1', 'files', 1, 0, { id: HOLD, at: T0 })).toBe(false);
+        expect(await counter.reserve('u1', 'files', 1, 0, { id: HOLD, at: T0, by: BY })).toBe(false);
         expect(await counter.staleHolds(later(1))).toEqual([]);
         expect(await counter.settleHold('u1', HOLD)).toBeNull();
       });
 
       it('forgets holds on set and remove', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0 });
-        await counter.reserve('u2', 'files', 1, 10, { id: 'h2', at: T0 });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0, by: BY });
+        await counter.reserve('u2', 'files', 1, 10, { id: 'h2', at: T0, by: BY });
         await counter.set('u1', usage({ files: 3 }));
         await counter.remove('u2');
         expect(await counter.staleHolds(later(1))).toEqual([]);
@@ -197,14 +199,14 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
 
       it('refuses a hold id that could address another field', async () => {
         for (const id of ['a.b', '$x', '', 'a b']) {
-          await expect(counter.reserve('u1', 'files', 1, 10, { id, at: T0 })).rejects.toThrow(RangeError);
+          await expect(counter.reserve('u1', 'files', 1, 10, { id, at: T0, by: BY })).rejects.toThrow(RangeError);
         }
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
       });
 
       it('lets exactly max of 20 parallel held reservations through, and each hold holds its own', async () => {
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => counter.reserve('u1', 'files', 1, 5, { id: `h${i}`, at: T0 })),
+          Array.from({ length: 20 }, (_, i) => counter.reserve('u1', 'files', 1, 5, { id: `h${i}`, at: T0, by: BY })),
         );
         expect(results.filter(Boolean)).toHaveLength(5);
         const holds = await counter.staleHolds(later(1));
@@ -217,18 +219,18 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       });
 
       it('opens at most maxOpen holds per user, and settling or releasing one makes room', async () => {
-        const open = (userId: string, id: string) => counter.openHold(userId, { id, at: T0 }, 2);
+        const open = (userId: string, id: string) => counter.openHold(userId, { id, at: T0, by: BY }, 2);
         expect(await open('u1', 'h1')).toBe(true);
         expect(await open('u1', 'h2')).toBe(true);
         expect(await open('u1', 'h3')).toBe(false);
         expect(await open('u2', 'h1')).toBe(true);
-        expect(await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: later(5) })).toBe(true);
+        expect(await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: later(5), by: BY })).toBe(true);
         // An opened hold holds nothing until a reservation adds to it, and is swept like any other.
         expect(await counter.staleHolds(later(10))).toEqual(
           expect.arrayContaining([
-            { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5) },
-            { userId: 'u1', holdId: 'h2', amounts: {}, at: T0 },
-            { userId: 'u2', holdId: 'h1', amounts: {}, at: T0 },
+            { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5), by: BY, task: null, fixed: false, blobs: [] },
+            { userId: 'u1', holdId: 'h2', amounts: {}, at: T0, by: BY, task: null, fixed: false, blobs: [] },
+            { userId: 'u2', holdId: 'h1', amounts: {}, at: T0, by: BY, task: null, fixed: false, blobs: [] },
           ]),
         );
         expect(await counter.settleHold('u1', 'h1')).toEqual({ files: 1 });
@@ -243,30 +245,30 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       it('opens a hold with a first reservation in one step, or changes nothing', async () => {
         const files = (max: number) => ({ kind: 'files' as const, amount: 1, max });
         // No counters yet: refused, so the caller's two steps create them.
-        expect(await counter.openHoldReserving('u1', { id: 'h0', at: T0 }, 2, files(5))).toBe(false);
-        expect(await counter.openHold('u1', { id: 'h0', at: T0 }, 2)).toBe(true);
-        expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0 }, 2, files(5))).toBe(true);
+        expect(await counter.openHoldReserving('u1', { id: 'h0', at: T0, by: BY }, 2, files(5))).toBe(false);
+        expect(await counter.openHold('u1', { id: 'h0', at: T0, by: BY }, 2)).toBe(true);
+        expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0, by: BY }, 2, files(5))).toBe(true);
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
         // Every slot taken, an id already held, or the reservation not fitting: nothing changes.
-        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0 }, 2, files(5))).toBe(false);
+        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0, by: BY }, 2, files(5))).toBe(false);
         await counter.releaseHold('u1', 'h0');
-        expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0 }, 2, files(5))).toBe(false);
-        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0 }, 2, files(1))).toBe(false);
+        expect(await counter.openHoldReserving('u1', { id: 'h1', at: T0, by: BY }, 2, files(5))).toBe(false);
+        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0, by: BY }, 2, files(1))).toBe(false);
         expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
-        expect(await counter.staleHolds(later(1))).toEqual([{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0 }]);
+        expect(await counter.staleHolds(later(1))).toEqual([{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0, by: BY, task: null, fixed: false, blobs: [] }]);
         // What it reserved belongs to the hold: releasing it gives the file back.
         await counter.releaseHold('u1', 'h1');
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
-        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0 }, 2, files(1))).toBe(true);
+        expect(await counter.openHoldReserving('u1', { id: 'h2', at: T0, by: BY }, 2, files(1))).toBe(true);
       });
 
       it('lets exactly as many holds open with a reservation as there is room for, under concurrency', async () => {
         await counter.reserve('u1', 'files', 0, 10);
-        await counter.openHold('u1', { id: 'warm', at: T0 }, 100);
+        await counter.openHold('u1', { id: 'warm', at: T0, by: BY }, 100);
         await counter.releaseHold('u1', 'warm');
         const results = await Promise.all(
           Array.from({ length: 30 }, (_, i) =>
-            counter.openHoldReserving('u1', { id: `c${i}`, at: T0 }, 100, { kind: 'files', amount: 1, max: 7 }),
+            counter.openHoldReserving('u1', { id: `c${i}`, at: T0, by: BY }, 100, { kind: 'files', amount: 1, max: 7 }),
           ),
         );
         expect(results.filter(Boolean)).toHaveLength(7);
@@ -275,51 +277,51 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       });
 
       it('opens a hold once: an id already held is refused and counted once', async () => {
-        expect(await counter.openHold('u1', { id: HOLD, at: T0 }, 5)).toBe(true);
-        expect(await counter.openHold('u1', { id: HOLD, at: T0 }, 5)).toBe(false);
-        await counter.reserve('u1', 'files', 1, 10, { id: 'plain', at: T0 });
-        expect(await counter.openHold('u1', { id: 'plain', at: T0 }, 5)).toBe(false);
+        expect(await counter.openHold('u1', { id: HOLD, at: T0, by: BY }, 5)).toBe(true);
+        expect(await counter.openHold('u1', { id: HOLD, at: T0, by: BY }, 5)).toBe(false);
+        await counter.reserve('u1', 'files', 1, 10, { id: 'plain', at: T0, by: BY });
+        expect(await counter.openHold('u1', { id: 'plain', at: T0, by: BY }, 5)).toBe(false);
         await counter.settleHold('u1', HOLD);
         await counter.settleHold('u1', 'plain');
-        for (let i = 0; i < 5; i++) expect(await counter.openHold('u1', { id: `n${i}`, at: T0 }, 5)).toBe(true);
-        expect(await counter.openHold('u1', { id: 'n5', at: T0 }, 5)).toBe(false);
+        for (let i = 0; i < 5; i++) expect(await counter.openHold('u1', { id: `n${i}`, at: T0, by: BY }, 5)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'n5', at: T0, by: BY }, 5)).toBe(false);
       });
 
       it('does not count holds that reserve creates by itself', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: 'plain', at: T0 });
-        expect(await counter.openHold('u1', { id: 'o1', at: T0 }, 1)).toBe(true);
-        expect(await counter.openHold('u1', { id: 'o2', at: T0 }, 1)).toBe(false);
+        await counter.reserve('u1', 'files', 1, 10, { id: 'plain', at: T0, by: BY });
+        expect(await counter.openHold('u1', { id: 'o1', at: T0, by: BY }, 1)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'o2', at: T0, by: BY }, 1)).toBe(false);
         await counter.releaseHold('u1', 'plain');
-        expect(await counter.openHold('u1', { id: 'o2', at: T0 }, 1)).toBe(false);
+        expect(await counter.openHold('u1', { id: 'o2', at: T0, by: BY }, 1)).toBe(false);
         await counter.releaseHold('u1', 'o1');
-        expect(await counter.openHold('u1', { id: 'o2', at: T0 }, 1)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'o2', at: T0, by: BY }, 1)).toBe(true);
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
       });
 
       it('lets exactly maxOpen of 20 parallel opens through', async () => {
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => counter.openHold('u1', { id: `p${i}`, at: T0 }, 3)),
+          Array.from({ length: 20 }, (_, i) => counter.openHold('u1', { id: `p${i}`, at: T0, by: BY }, 3)),
         );
         expect(results.filter(Boolean)).toHaveLength(3);
         expect(await counter.staleHolds(later(1))).toHaveLength(3);
       });
 
       it('forgets opened holds on set and remove', async () => {
-        await counter.openHold('u1', { id: 'a', at: T0 }, 1);
-        await counter.openHold('u2', { id: 'b', at: T0 }, 1);
+        await counter.openHold('u1', { id: 'a', at: T0, by: BY }, 1);
+        await counter.openHold('u2', { id: 'b', at: T0, by: BY }, 1);
         await counter.set('u1', usage({ files: 3 }));
         await counter.remove('u2');
-        expect(await counter.openHold('u1', { id: 'c', at: T0 }, 1)).toBe(true);
-        expect(await counter.openHold('u2', { id: 'd', at: T0 }, 1)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'c', at: T0, by: BY }, 1)).toBe(true);
+        expect(await counter.openHold('u2', { id: 'd', at: T0, by: BY }, 1)).toBe(true);
         expect(await counter.get('u1')).toEqual(usage({ files: 3 }));
       });
 
       it('stays exact when a hold is released while reservations and settles of others run', async () => {
-        await counter.reserve('u1', 'storage', 100, 10_000, { id: 'gone', at: T0 });
+        await counter.reserve('u1', 'storage', 100, 10_000, { id: 'gone', at: T0, by: BY });
         await Promise.all([
           counter.releaseHold('u1', 'gone'),
           ...Array.from({ length: 10 }, (_, i) =>
-            counter.reserve('u1', 'storage', 10, 10_000, { id: `k${i}`, at: T0 }),
+            counter.reserve('u1', 'storage', 10, 10_000, { id: `k${i}`, at: T0, by: BY }),
           ),
           ...Array.from({ length: 10 }, () => counter.reserve('u1', 'storage', 1, 10_000)),
         ]);
@@ -329,9 +331,9 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       });
 
       it('moves what an opened hold holds into another hold in one step, counters unchanged, its slot freed', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
-        expect(await counter.openHold('u1', { id: 'append', at: T0 }, 1)).toBe(true);
-        expect(await counter.reserve('u1', 'storage', 300, 1000, { id: 'append', at: T0 })).toBe(true);
+        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0, by: BY });
+        expect(await counter.openHold('u1', { id: 'append', at: T0, by: BY }, 1)).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 300, 1000, { id: 'append', at: T0, by: BY })).toBe(true);
         // Not what the hold holds, or no target: nothing changes.
         expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: later(5) }, 'storage', 299)).toBe(false);
         expect(await counter.moveHeld('u1', 'append', { id: 'missing', at: later(5) }, 'storage', 300)).toBe(false);
@@ -339,22 +341,22 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: later(5) }, 'storage', 300)).toBe(false);
         expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 300 }));
         const held = await counter.staleHolds(later(10));
-        expect(held).toEqual([{ userId: 'u1', holdId: 'upload', amounts: { files: 1, storage: 300 }, at: later(5) }]);
-        expect(await counter.openHold('u1', { id: 'next', at: T0 }, 1)).toBe(true);
+        expect(held).toEqual([{ userId: 'u1', holdId: 'upload', amounts: { files: 1, storage: 300 }, at: later(5), by: BY, task: null, fixed: false, blobs: [] }]);
+        expect(await counter.openHold('u1', { id: 'next', at: T0, by: BY }, 1)).toBe(true);
         await counter.releaseHold('u1', 'upload');
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
       });
 
       it('moves an empty opened hold (an append of no bytes)', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
-        await counter.openHold('u1', { id: 'append', at: T0 }, 1);
+        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0, by: BY });
+        await counter.openHold('u1', { id: 'append', at: T0, by: BY }, 1);
         expect(await counter.moveHeld('u1', 'append', { id: 'upload', at: T0 }, 'storage', 0)).toBe(true);
         expect(await counter.settleHold('u1', 'upload')).toEqual({ files: 1 });
       });
 
       it('gives back part of a hold, from the hold and the counter in one step, never more than held', async () => {
-        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0 });
-        await counter.reserve('u1', 'storage', 300, 1000, { id: 'upload', at: T0 });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'upload', at: T0, by: BY });
+        await counter.reserve('u1', 'storage', 300, 1000, { id: 'upload', at: T0, by: BY });
         await counter.reserve('u1', 'storage', 50, 1000);
         expect(await counter.releaseHeld('u1', 'upload', 'storage', 301)).toBe(false);
         expect(await counter.releaseHeld('u1', 'missing', 'storage', 1)).toBe(false);
@@ -366,12 +368,179 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
       });
 
       it('lets concurrent partial releases of one hold take no more than it holds', async () => {
-        await counter.reserve('u1', 'storage', 100, 1000, { id: 'upload', at: T0 });
+        await counter.reserve('u1', 'storage', 100, 1000, { id: 'upload', at: T0, by: BY });
         const results = await Promise.all(
           Array.from({ length: 5 }, () => counter.releaseHeld('u1', 'upload', 'storage', 30)),
         );
         expect(results.filter(Boolean)).toHaveLength(3);
         expect(await counter.get('u1')).toEqual(usage({ storage: 10 }));
+      });
+    });
+
+    describe('the instances holds name', () => {
+      const sorted = (list: string[]) => [...list].sort();
+
+      it('names every instance that opened or grew a hold, in the same step, until forgotten', async () => {
+        expect(await counter.writers()).toEqual([]);
+        await counter.reserve('u1', 'files', 1, 10);
+        expect(await counter.writers()).toEqual([]);
+        await counter.openHold('u1', { id: 'h1', at: T0, by: 'a' }, 5);
+        await counter.openHoldReserving('u2', { id: 'h2', at: T0, by: 'b' }, 5, { kind: 'files', amount: 1, max: 5 });
+        await counter.reserve('u2', 'storage', 10, 100, { id: 'h3', at: T0, by: 'c' });
+        await counter.reserve('u2', 'storage', 10, 100, { id: 'h2', at: T0, by: 'b' });
+        expect(sorted(await counter.writers())).toEqual(['a', 'b', 'c']);
+        // A refused change names nobody.
+        expect(await counter.reserve('u3', 'files', 2, 1, { id: 'h4', at: T0, by: 'd' })).toBe(false);
+        expect(await counter.openHold('u1', { id: 'h1', at: T0, by: 'e' }, 5)).toBe(false);
+        expect(sorted(await counter.writers())).toEqual(['a', 'b', 'c']);
+        // Settling or releasing leaves the name: only the sweep that finished an instance's work forgets it.
+        await counter.settleHold('u1', 'h1');
+        expect(sorted(await counter.writers())).toEqual(['a', 'b', 'c']);
+        await counter.forgetWriters('u1', ['a', 'z']);
+        await counter.forgetWriters('u2', ['c']);
+        expect(sorted(await counter.writers())).toEqual(['b']);
+        await counter.remove('u2');
+        expect(await counter.writers()).toEqual([]);
+      });
+
+      it("lists each user's holds by the instances asked about, and which of them the user's counters name", async () => {
+        await counter.openHold('u1', { id: 'h1', at: T0, by: 'a' }, 5);
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: later(5), by: 'a' });
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h2', at: T0, by: 'b' });
+        await counter.reserve('u2', 'files', 1, 10, { id: 'h3', at: T0, by: 'a' });
+        await counter.settleHold('u2', 'h3');
+        await counter.reserve('u3', 'files', 1, 10, { id: 'h4', at: T0, by: 'c' });
+        const work = (await counter.workOf(['a', 'z'])).sort((x, y) => x.userId.localeCompare(y.userId));
+        expect(work).toEqual([
+          {
+            userId: 'u1',
+            writers: ['a'],
+            holds: [{ userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: later(5), by: 'a', task: null, fixed: false, blobs: [] }],
+          },
+          { userId: 'u2', writers: ['a'], holds: [] },
+        ]);
+        expect(await counter.workOf([])).toEqual([]);
+        // The hold names the instance that grew it last.
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h2', at: T0, by: 'a' });
+        expect((await counter.workOf(['b']))[0]!.holds).toEqual([]);
+      });
+
+      it('settles and releases a hold only while it names the instance asked for', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0, by: 'a' });
+        await counter.openHold('u1', { id: 'h2', at: T0, by: 'a' }, 1);
+        expect(await counter.releaseHold('u1', 'h1', { by: 'b' })).toBe(false);
+        expect(await counter.settleHold('u1', 'h1', { by: 'b' })).toBeNull();
+        expect(await counter.settleHold('u1', 'h2', { by: 'b' })).toBeNull();
+        expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
+        expect(await counter.releaseHold('u1', 'h1', { by: 'a' })).toBe(true);
+        expect(await counter.releaseHold('u1', 'h1', { by: 'a' })).toBe(false);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.settleHold('u1', 'h2', { by: 'a' })).toEqual({});
+        // Its slot came back.
+        expect(await counter.openHold('u1', { id: 'h3', at: T0, by: 'a' }, 1)).toBe(true);
+      });
+
+      it('hands a hold to another instance, or to no instance, in one step', async () => {
+        await counter.reserve('u1', 'files', 1, 10, { id: 'h1', at: T0, by: 'a' });
+        expect(await counter.claimHold('u1', 'missing', 'b')).toBe(false);
+        expect(await counter.claimHold('u2', 'h1', 'b')).toBe(false);
+        expect(await counter.claimHold('u1', 'h1', 'b')).toBe(true);
+        expect(sorted(await counter.writers())).toEqual(['a', 'b']);
+        expect(await counter.releaseHold('u1', 'h1', { by: 'a' })).toBe(false);
+        expect(await counter.disownHold('u1', 'h1', 'a')).toBe(false);
+        expect(await counter.disownHold('u1', 'h1', 'b')).toBe(true);
+        expect(await counter.staleHolds(later(1))).toEqual([
+          { userId: 'u1', holdId: 'h1', amounts: { files: 1 }, at: T0, by: null, task: null, fixed: false, blobs: [] },
+        ]);
+        expect((await counter.workOf(['a', 'b'])).flatMap((w) => w.holds)).toEqual([]);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1 }));
+      });
+
+      it('records the blobs a hold may leave behind, in the update that opens or grows it', async () => {
+        await counter.openHold('u1', { id: 'h1', at: T0, by: 'a', blob: 'k1' }, 5);
+        await counter.openHoldReserving('u1', { id: 'h2', at: T0, by: 'a', blob: 'k5' }, 5, {
+          kind: 'files',
+          amount: 1,
+          max: 5,
+        });
+        await counter.reserve('u1', 'storage', 10, 100, { id: 'h1', at: T0, by: 'a', blob: 'k1' });
+        expect(await counter.claimHold('u1', 'h1', 'b', ['k2', 'k3'])).toBe(true);
+        expect(await counter.claimHold('u1', 'missing', 'b', ['k4'])).toBe(false);
+        const holds = await counter.holdsOf('u1');
+        const blobsOf = (id: string) => holds.find((hold) => hold.holdId === id)!.blobs.sort();
+        expect(blobsOf('h1')).toEqual(['k1', 'k2', 'k3']);
+        expect(blobsOf('h2')).toEqual(['k5']);
+        expect(holds.find((hold) => hold.holdId === 'h1')!.by).toBe('b');
+        await counter.releaseHold('u1', 'h1');
+        expect((await counter.holdsOf('u1')).map((hold) => hold.holdId)).toEqual(['h2']);
+      });
+
+      it('lets one of a release and a claim racing over one hold win', async () => {
+        for (let i = 0; i < 10; i++) {
+          await counter.reserve('u1', 'files', 1, 100, { id: `h${i}`, at: T0, by: 'gone' });
+        }
+        const raced = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            Promise.all([counter.releaseHold('u1', `h${i}`, { by: 'gone' }), counter.claimHold('u1', `h${i}`, 'live')]),
+          ),
+        );
+        const claimedAfter = (await counter.workOf(['live']))[0]?.holds.length ?? 0;
+        const released = raced.filter(([wasReleased]) => wasReleased).length;
+        expect(released + claimedAfter).toBe(10);
+        expect((await counter.get('u1')).files).toBe(10 - released);
+      });
+    });
+
+    describe('task holds', () => {
+      const task = { kind: 'tree' as const, folderId: 'folder-1' };
+
+      it('begins a task with an empty hold that names its instance and takes no upload slot', async () => {
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, task);
+        await counter.beginTask('u1', { id: 't1', at: later(5), by: 'b' }, { kind: 'files' });
+        expect(await counter.holdsOf('u1')).toEqual([
+          { userId: 'u1', holdId: 't1', amounts: {}, at: T0, by: 'a', task, fixed: false, blobs: [] },
+        ]);
+        expect(await counter.writers()).toEqual(['a']);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.openHold('u1', { id: 'upload', at: T0, by: 'a' }, 1)).toBe(true);
+        expect(await counter.holdsOf('u2')).toEqual([]);
+      });
+
+      it("fixes a task's amounts once, and releasing the hold gives back exactly those", async () => {
+        await counter.set('u1', usage({ files: 5, storage: 500, shares: 2 }));
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, { kind: 'files' });
+        expect(await counter.fixHeld('u1', 't1', { files: 2, storage: 300, shares: 1 }, ['k1', 'k2'])).toBe(true);
+        expect(await counter.fixHeld('u1', 't1', { files: 5 }, ['k3'])).toBe(false);
+        expect(await counter.fixHeld('u1', 'missing', { files: 1 }, [])).toBe(false);
+        expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 500, shares: 2 }));
+        expect(await counter.holdsOf('u1')).toEqual([
+          {
+            userId: 'u1',
+            holdId: 't1',
+            amounts: { files: 2, storage: 300, shares: 1 },
+            at: T0,
+            by: 'a',
+            task: { kind: 'files' },
+            fixed: true,
+            blobs: ['k1', 'k2'],
+          },
+        ]);
+        expect(await counter.trimHeld('u1', 't1', 'shares', 2)).toBe(false);
+        expect(await counter.trimHeld('u1', 't1', 'shares', 1)).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 5, storage: 500, shares: 2 }));
+        expect(await counter.releaseHold('u1', 't1', { by: 'a' })).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 3, storage: 200, shares: 2 }));
+        expect(await counter.holdsOf('u1')).toEqual([]);
+      });
+
+      it('fixes a task once when two instances race to', async () => {
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, { kind: 'files' });
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => counter.fixHeld('u1', 't1', { files: i + 1 }, [`k${i}`])),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const [hold] = await counter.holdsOf('u1');
+        expect(hold!.blobs).toEqual([`k${hold!.amounts.files! - 1}`]);
       });
     });
   });

@@ -2,7 +2,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { piecesOf } from '../../src/application/index.js';
-import type { BlobEntry, BlobPiece, BlobStore, ByteRange, FileRepository, WriteOptions } from '../../src/application/index.js';
+import type { BlobEntry, BlobPiece, BlobStore, ByteRange, FileRepository, KeyOptions, WriteOptions } from '../../src/application/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { filesOnDisk } from '../support/wait.js';
 
@@ -47,8 +47,11 @@ class FaultyBlobs implements BlobStore {
       }
     })();
   }
-  join(keys: readonly string[]) {
-    return this.inner.join(keys);
+  newKey() {
+    return this.inner.newKey();
+  }
+  join(keys: readonly string[], options?: KeyOptions) {
+    return this.inner.join(keys, options);
   }
   size(key: string) {
     return this.inner.size(key);
@@ -62,6 +65,9 @@ class FaultyBlobs implements BlobStore {
   }
   purgeIncomplete(before: Date) {
     return this.inner.purgeIncomplete(before);
+  }
+  purgeAbandoned() {
+    return this.inner.purgeAbandoned();
   }
 }
 

@@ -252,13 +252,13 @@ describe('the start-up sweep', () => {
       await uploadAs(first.url, 'recorded');
       await first.close();
       const [recorded] = await keysOnDisk(dataDir);
-      // The counts the crashed upload had reserved, under its hold, as the upload wrote them.
+      // The counts the crashed upload had reserved, under its hold, as the upload wrote them: its instance is gone.
       const client = await MongoClient.connect(target!.uri);
       const usage = new MongoUsageCounter(client.db(dbName));
       const [rootId] = await client.db(dbName).collection<{ _id: string }>(COLLECTIONS.usage).distinct('_id');
       const recordedUsage = await usage.get(rootId!);
       expect(recordedUsage).toMatchObject({ files: 1, storage: 'recorded'.length });
-      const lostHold = { id: 'never-recorded-file_id', at: new Date(Date.now() - 2 * HOUR) };
+      const lostHold = { id: 'never-recorded-file_id', at: new Date(Date.now() - 2 * HOUR), by: 'gone-instance' };
       await usage.reserve(rootId!, 'files', 1, 100, lostHold);
       await usage.reserve(rootId!, 'storage', 'never recorded'.length, 10_000, lostHold);
 

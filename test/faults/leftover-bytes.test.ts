@@ -107,3 +107,22 @@ describe('temporary files of a write cut short', () => {
     expect((await filesUnder(tmp)).sort()).toEqual([names.liveWriter, names.otherHost, names.unknownShape].sort());
   });
 });
+
+describe('the frequent sweep of what dead writers left', () => {
+  it('removes only temporary files whose writer on this host is gone, however young, never stored blobs', async () => {
+    const dir = tempDir('abandoned');
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const [host] = writerPrefix().split('-');
+    const dead = `${host}-${await deadPid()}-abc-0123456789abcdef`;
+    const live = `${writerPrefix()}-0123456789abcdef`;
+    const otherHost = `00000000-${await deadPid()}-abc-0123456789abcdef`;
+    for (const name of [dead, live, otherHost]) writeFileSync(join(tmp, name), 'partial');
+    const store = new FsBlobStore({ dir });
+    const stored = await store.write((async function* () { yield new Uint8Array([1, 2, 3]); })());
+
+    expect(await store.purgeAbandoned()).toBe(1);
+    expect((await filesUnder(tmp)).sort()).toEqual([live, otherHost].sort());
+    expect(await store.size(stored.key)).toBe(3);
+  });
+});

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BlobPiece, BlobStore, FileRepository, Ports, WriteOptions } from '../../src/application/index.js';
+import type { BlobPiece, BlobStore, FileRepository, Ports, KeyOptions, WriteOptions } from '../../src/application/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -40,8 +40,11 @@ class PowerLossBlobs implements BlobStore {
     if (this.cut.has(key)) throw new Error('a test reads only blobs the power loss spared');
     return this.inner.read(...args);
   }
-  join(keys: readonly string[]) {
-    return this.inner.join(keys);
+  newKey() {
+    return this.inner.newKey();
+  }
+  join(keys: readonly string[], options?: KeyOptions) {
+    return this.inner.join(keys, options);
   }
   delete(key: string) {
     return this.inner.delete(key);
@@ -51,6 +54,9 @@ class PowerLossBlobs implements BlobStore {
   }
   purgeIncomplete(before: Date) {
     return this.inner.purgeIncomplete(before);
+  }
+  purgeAbandoned() {
+    return this.inner.purgeAbandoned();
   }
 }
 

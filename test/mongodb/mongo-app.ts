@@ -5,6 +5,7 @@ import { Core } from '../../src/application/index.js';
 import { buildContainer, connectPersistence, type Persistence } from '../../src/boot/composition.js';
 import type { ConnectOptions } from '../../src/adapters/mongodb/index.js';
 import { loadConfig, type Config, type Env } from '../../src/boot/config.js';
+import { LeaseKeeper } from '../../src/boot/instance-lease.js';
 import { createLogger } from '../../src/boot/logger.js';
 
 export const CHEAP_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
@@ -40,11 +41,15 @@ export interface MongoInstance {
 export async function mongoInstance(config: Config, mongo?: ConnectOptions): Promise<MongoInstance> {
   const persistence = await connectPersistence(config, { logger: createLogger('silent'), mongo });
   const container = buildContainer(config, { persistence, argon2: CHEAP_ARGON2 });
+  // As startCoffer does: another instance takes work that names an instance without a lease for a dead one's.
+  const keeper = container.get(LeaseKeeper);
+  await keeper.start();
   return {
     core: container.get<Core>(Core),
     container,
     persistence,
     close: async () => {
+      await keeper.stop();
       await container.unbindAllAsync();
       await persistence.close();
     },

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'inversify';
-import type { BlobEntry, BlobPiece, BlobStore, ByteRange, WriteOptions } from '../../application/ports/blob-store.js';
+import type {
+  BlobEntry,
+  BlobPiece,
+  BlobStore,
+  ByteRange,
+  KeyOptions,
+  WriteOptions,
+} from '../../application/ports/blob-store.js';
 import { blobNotFound, isErrno, pathless, removeQuietly } from './fs-errors.js';
 import { entriesOf, modifiedAt } from './fs-walk.js';
 import { writerGone, writerPrefix } from './writer.js';
@@ -17,7 +24,14 @@ export interface FsBlobStoreOptions {
 // Hex rather than base64url: keys differing only in case would collide on case-insensitive file systems.
 const KEY_PATTERN = /^[0-9a-f]{32}$/;
 const SHARD_PATTERN = /^[0-9a-f]{2}$/;
-const newKey = () => randomBytes(16).toString('hex');
+const freshKey = () => randomBytes(16).toString('hex');
+
+/** The key a write or join was given (from newKey), checked, or a fresh one. */
+function keyOf(options: KeyOptions): string {
+  if (options.key === undefined) return freshKey();
+  if (!KEY_PATTERN.test(options.key)) throw new RangeError(`Not a key of this store: ${JSON.stringify(options.key)}`);
+  return options.key;
+}
 const READ_CHUNK_BYTES = 1024 * 1024;
 
 function assertRange(range: ByteRange): void {
@@ -42,13 +56,17 @@ export class FsBlobStore implements BlobStore {
     this.tmpDir = join(options.dir, 'tmp');
   }
 
+  newKey(): string {
+    return freshKey();
+  }
+
   async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
     const durable = options.durable !== false;
+    const key = keyOf(options);
     await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
       throw pathless(err, 'write a blob');
     });
     const tmp = join(this.tmpDir, `${writerPrefix()}-${randomBytes(12).toString('hex')}`);
-    const key = newKey();
     const final = this.pathOf(key);
     let size = 0;
     let renamed = false;
@@ -109,10 +127,10 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Moves the parts under the new key in order; each was made durable before, the renames are synced here. */
-  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: KeyOptions = {}): Promise<{ key: string; size: number }> {
     const paths = keys.map((key) => this.pathFor(key));
     if (paths.some((path) => path === null)) throw blobNotFound();
-    const key = newKey();
+    const key = keyOf(options);
     const dir = this.pathOf(key);
     let size = 0;
     try {
@@ -203,6 +221,11 @@ export class FsBlobStore implements BlobStore {
       );
     }
     return removed;
+  }
+
+  /** Temporary files whose writer on this host is gone (a process that no longer runs). */
+  async purgeAbandoned(): Promise<number> {
+    return this.purgeIncomplete(new Date(0));
   }
 
   private pathFor(key: string): string | null {

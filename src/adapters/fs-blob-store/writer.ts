@@ -32,3 +32,6 @@ export function writerGone(tmpName: string): boolean {
   if (pid === process.pid) return match[3] !== STARTED;
   return !processAlive(pid);
 }
+
+/** As writerGone, for a process named by writerPrefix() alone (an instance's lease names its process so). */
+export const processGone = (prefix: string): boolean => writerGone(`${prefix}-0`);

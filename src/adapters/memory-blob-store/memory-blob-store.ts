@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { injectable } from 'inversify';
-import { piecesOf, type BlobEntry, type BlobPiece, type BlobStore, type ByteRange } from '../../application/ports/blob-store.js';
+import {
+  piecesOf,
+  type BlobEntry,
+  type BlobPiece,
+  type BlobStore,
+  type ByteRange,
+  type KeyOptions,
+  type WriteOptions,
+} from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 
 const READ_CHUNK = 64 * 1024;
@@ -24,15 +32,23 @@ async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
 export class MemoryBlobStore implements BlobStore {
   private readonly blobs = new Map<string, { bytes: Buffer; createdAt: Date }>();
 
-  async write(content: AsyncIterable<BlobPiece>): Promise<{ key: string; size: number }> {
+  newKey(): string {
+    return randomBytes(16).toString('hex');
+  }
+
+  async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
+    if (options.key !== undefined && !/^[0-9a-f]{32}$/.test(options.key)) {
+      throw new RangeError(`Not a key of this store: ${JSON.stringify(options.key)}`);
+    }
     const parts: Buffer[] = [];
     // Nothing is stored until the whole content has arrived, so a failure leaves nothing behind.
     for await (const piece of content) {
       for (const chunk of piecesOf(piece)) parts.push(Buffer.from(chunk));
     }
     const bytes = Buffer.concat(parts);
-    let key = randomBytes(16).toString('hex');
-    while (this.blobs.has(key)) key = randomBytes(16).toString('hex');
+    let key = options.key ?? this.newKey();
+    if (options.key !== undefined && this.blobs.has(key)) throw new Error(`The key ${key} is in use already`);
+    while (this.blobs.has(key)) key = this.newKey();
     this.blobs.set(key, { bytes, createdAt: new Date() });
     return { key, size: bytes.length };
   }
@@ -42,13 +58,14 @@ export class MemoryBlobStore implements BlobStore {
     if (keys.some((key) => !this.blobs.has(key))) throw new DomainError('not_found', 'Blob not found');
   }
 
-  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: KeyOptions = {}): Promise<{ key: string; size: number }> {
     const parts = keys.map((key) => this.blobs.get(key)?.bytes);
     if (parts.some((part) => part === undefined)) throw new DomainError('not_found', 'Blob not found');
     const joined = await this.write(
       (async function* () {
         yield* parts as Buffer[];
       })(),
+      options,
     );
     for (const key of keys) this.blobs.delete(key);
     return joined;
@@ -77,6 +94,10 @@ export class MemoryBlobStore implements BlobStore {
 
   /** A write stores nothing until it is complete, so an interrupted one leaves nothing to purge. */
   async purgeIncomplete(): Promise<number> {
+    return 0;
+  }
+
+  async purgeAbandoned(): Promise<number> {
     return 0;
   }
 

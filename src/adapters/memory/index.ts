@@ -2,6 +2,7 @@ import { MemoryCallers } from './memory-callers.js';
 import { MemoryCollectionRepository } from './memory-collection-repository.js';
 import { MemoryFileRepository } from './memory-file-repository.js';
 import { MemoryFolderRepository } from './memory-folder-repository.js';
+import { MemoryInstanceLeases } from './memory-instance-leases.js';
 import { MemoryPasteRepository } from './memory-paste-repository.js';
 import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
@@ -15,6 +16,7 @@ export {
   MemoryCollectionRepository,
   MemoryFileRepository,
   MemoryFolderRepository,
+  MemoryInstanceLeases,
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,

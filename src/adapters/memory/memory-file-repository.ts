@@ -9,6 +9,8 @@ export class MemoryFileRepository implements FileRepository {
   private readonly store = new PlacedStore<StoredFile>((file) => file.folderId);
   /** How many records point at each blob key (a record's key never changes after insert). */
   private readonly blobRefs = new Map<string, number>();
+  /** The removal that claimed each claimed file. */
+  private readonly claims = new Map<string, string>();
 
   async insert(file: StoredFile): Promise<void> {
     if (this.store.get(file.id)) throw new Error(`A file with id ${file.id} already exists`);
@@ -40,8 +42,33 @@ export class MemoryFileRepository implements FileRepository {
     return clone(next);
   }
 
+  async claim(ids: readonly string[], claim: string): Promise<StoredFile[]> {
+    const held: StoredFile[] = [];
+    for (const id of new Set(ids)) {
+      const file = this.store.get(id);
+      if (!file) continue;
+      if (!this.claims.has(id)) this.claims.set(id, claim);
+      if (this.claims.get(id) === claim) held.push(clone(file));
+    }
+    return held;
+  }
+
+  async claimedBy(claim: string): Promise<StoredFile[]> {
+    return [...this.claims].flatMap(([id, by]) => {
+      const file = by === claim ? this.store.get(id) : undefined;
+      return file ? [clone(file)] : [];
+    });
+  }
+
+  async deleteClaimed(claim: string): Promise<number> {
+    let deleted = 0;
+    for (const [id, by] of [...this.claims]) if (by === claim && (await this.delete(id))) deleted++;
+    return deleted;
+  }
+
   async delete(id: string): Promise<StoredFile | null> {
     const removed = this.store.remove(id);
+    this.claims.delete(id);
     if (!removed) return null;
     const refs = (this.blobRefs.get(removed.blobKey) ?? 1) - 1;
     if (refs > 0) this.blobRefs.set(removed.blobKey, refs);

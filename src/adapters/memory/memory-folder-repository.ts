@@ -13,6 +13,8 @@ import { PlacedStore } from './placed-store.js';
 export class MemoryFolderRepository implements FolderRepository {
   private readonly live = new PlacedStore<Folder>((folder) => folder.parentId);
   private readonly deleting = new PlacedStore<Folder>((folder) => folder.parentId);
+  /** The removal that claimed each claimed folder (only folders being deleted are claimed). */
+  private readonly claims = new Map<string, string>();
   private readonly leases = new Map<string, { holder: string; until: number }>();
 
   async insert(folder: Folder): Promise<void> {
@@ -46,8 +48,29 @@ export class MemoryFolderRepository implements FolderRepository {
 
   async deleteMany(ids: readonly string[]): Promise<number> {
     let existed = 0;
-    for (const id of new Set(ids)) if (this.live.remove(id) || this.deleting.remove(id)) existed++;
+    for (const id of new Set(ids)) {
+      this.claims.delete(id);
+      if (this.live.remove(id) || this.deleting.remove(id)) existed++;
+    }
     return existed;
+  }
+
+  async claimDeleting(ids: readonly string[], claim: string): Promise<string[]> {
+    const held: string[] = [];
+    for (const id of new Set(ids)) {
+      if (!this.deleting.get(id)) continue;
+      if (!this.claims.has(id)) this.claims.set(id, claim);
+      if (this.claims.get(id) === claim) held.push(id);
+    }
+    return held;
+  }
+
+  async claimedBy(claim: string): Promise<string[]> {
+    return [...this.claims].filter(([id, by]) => by === claim && this.deleting.get(id)).map(([id]) => id);
+  }
+
+  async deleteClaimed(claim: string): Promise<number> {
+    return this.deleteMany(await this.claimedBy(claim));
   }
 
   async listChildren(ownerId: string, parentIds: readonly FolderRef[], limit: number): Promise<Folder[]> {

@@ -23,6 +23,13 @@ export class MemoryUploadSessionRepository implements UploadSessionRepository {
     return session ? clone(session) : null;
   }
 
+  async findByPart(key: string): Promise<UploadSession | null> {
+    for (const session of this.sessions.values()) {
+      if (session.parts.some((part) => part.key === key)) return clone(session);
+    }
+    return null;
+  }
+
   async append(id: string, from: number, part: UploadPart, expiresAt: Date, now: Date): Promise<UploadSession | null> {
     const session = this.sessions.get(id);
     if (!session || session.offset !== from || !live(session, now) || from + part.size > session.length) return null;

@@ -1,6 +1,15 @@
 import { injectable } from 'inversify';
 import { fits, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
-import { HOLD_ID, type HeldAmounts, type Hold, type Reservation, type UsageCounter } from '../../application/ports/index.js';
+import {
+  HOLD_ID,
+  type HeldAmounts,
+  type Hold,
+  type Reservation,
+  type Task,
+  type UsageCounter,
+  type WhileBy,
+  type WritersWork,
+} from '../../application/ports/index.js';
 
 type Amounts = Partial<Record<LimitKind, number>>;
 interface HeldEntry {
@@ -8,7 +17,24 @@ interface HeldEntry {
   at: Date;
   /** Opened with openHold, so it counts toward the user's open holds. */
   opened: boolean;
+  by: string | null;
+  task: Task | null;
+  fixed: boolean;
+  blobs: string[];
 }
+
+const newEntry = (at: Date, by: string, opened: boolean, task: Task | null = null): HeldEntry => ({
+  amounts: {},
+  at: new Date(at),
+  opened,
+  by,
+  task: task && { ...task },
+  fixed: false,
+  blobs: [],
+});
+
+const names = (entry: HeldEntry | undefined, when: WhileBy = {}) =>
+  entry !== undefined && (when.by === undefined || entry.by === when.by);
 
 /**
  * Every change reads and writes the counter (and its hold) in one synchronous step (no await in between), which is
@@ -18,6 +44,8 @@ interface HeldEntry {
 export class MemoryUsageCounter implements UsageCounter {
   private readonly counters = new Map<string, Usage>();
   private readonly holds = new Map<string, Map<string, HeldEntry>>();
+  /** Per user, the instances that opened or grew a hold there and were not forgotten since. */
+  private readonly writersOf = new Map<string, Set<string>>();
 
   async reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean> {
     return this.tryReserve(userId, kind, amount, max, hold);
@@ -32,13 +60,22 @@ export class MemoryUsageCounter implements UsageCounter {
     this.counters.set(userId, usage);
     if (hold) {
       const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
-      const entry = holds.get(hold.id) ?? { amounts: {}, at: new Date(hold.at), opened: false };
+      const entry = holds.get(hold.id) ?? newEntry(hold.at, hold.by, false);
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
       if (hold.at.getTime() > entry.at.getTime()) entry.at = new Date(hold.at);
+      entry.by = hold.by;
+      if (hold.blob !== undefined && !entry.blobs.includes(hold.blob)) entry.blobs.push(hold.blob);
       holds.set(hold.id, entry);
       this.holds.set(userId, holds);
+      this.addWriter(userId, hold.by);
     }
     return true;
+  }
+
+  private addWriter(userId: string, by: string): void {
+    const writers = this.writersOf.get(userId) ?? new Set<string>();
+    writers.add(by);
+    this.writersOf.set(userId, writers);
   }
 
   async openHold(userId: string, hold: Hold, maxOpen: number): Promise<boolean> {
@@ -52,8 +89,11 @@ export class MemoryUsageCounter implements UsageCounter {
     let open = 0;
     for (const entry of holds.values()) if (entry.opened) open++;
     if (open >= maxOpen) return false;
-    holds.set(hold.id, { amounts: {}, at: new Date(hold.at), opened: true });
+    const entry = newEntry(hold.at, hold.by, true);
+    if (hold.blob !== undefined) entry.blobs.push(hold.blob);
+    holds.set(hold.id, entry);
     this.holds.set(userId, holds);
+    this.addWriter(userId, hold.by);
     // As MongoDB's openHold creates the user's counters document, so openHoldReserving finds it next time.
     if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
     return true;
@@ -74,21 +114,41 @@ export class MemoryUsageCounter implements UsageCounter {
     if (usage) usage[kind] = Math.max(0, usage[kind] - amount);
   }
 
-  async settleHold(userId: string, holdId: string): Promise<Amounts | null> {
+  async settleHold(userId: string, holdId: string, when?: WhileBy): Promise<Amounts | null> {
+    if (!names(this.holds.get(userId)?.get(holdId), when)) return null;
     const entry = this.takeHold(userId, holdId);
     return entry ? { ...entry.amounts } : null;
   }
 
-  async releaseHold(userId: string, holdId: string): Promise<void> {
+  async releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean> {
+    if (!names(this.holds.get(userId)?.get(holdId), when)) return false;
     const entry = this.takeHold(userId, holdId);
     const usage = this.counters.get(userId);
-    if (!entry || !usage) return;
+    if (!entry) return false;
     for (const [kind, amount] of Object.entries(entry.amounts) as [LimitKind, number][]) {
-      usage[kind] = Math.max(0, usage[kind] - amount);
+      if (usage) usage[kind] = Math.max(0, usage[kind] - amount);
     }
+    return true;
   }
 
-  async moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean> {
+  async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry) return false;
+    entry.by = by;
+    entry.blobs = [...new Set([...entry.blobs, ...blobs])];
+    this.addWriter(userId, by);
+    return true;
+  }
+
+
+  async disownHold(userId: string, holdId: string, by: string): Promise<boolean> {
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry || entry.by !== by) return false;
+    entry.by = null;
+    return true;
+  }
+
+  async moveHeld(userId: string, from: string, to: Pick<Hold, 'id' | 'at'>, kind: LimitKind, amount: number): Promise<boolean> {
     assertAmount(amount);
     assertHoldId(to.id);
     const holds = this.holds.get(userId);
@@ -111,15 +171,74 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
+  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+    assertHoldId(hold.id);
+    const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
+    if (holds.has(hold.id)) return;
+    holds.set(hold.id, newEntry(hold.at, hold.by, false, task));
+    this.holds.set(userId, holds);
+    this.addWriter(userId, hold.by);
+    if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
+  }
+
+  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
+    for (const amount of Object.values(amounts)) assertAmount(amount);
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry || entry.fixed) return false;
+    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+      entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
+    }
+    entry.blobs = [...entry.blobs, ...blobs];
+    entry.fixed = true;
+    return true;
+  }
+
+  async trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const entry = this.holds.get(userId)?.get(holdId);
+    if (!entry || (entry.amounts[kind] ?? 0) < amount) return false;
+    entry.amounts[kind] = (entry.amounts[kind] ?? 0) - amount;
+    return true;
+  }
+
+  async holdsOf(userId: string): Promise<HeldAmounts[]> {
+    return [...(this.holds.get(userId) ?? [])].map(([holdId, entry]) => heldAmounts(userId, holdId, entry));
+  }
+
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];
     for (const [userId, holds] of this.holds) {
-      for (const [holdId, { amounts, at }] of holds) {
-        if (at.getTime() >= olderThan.getTime()) continue;
-        stale.push({ userId, holdId, amounts: { ...amounts }, at: new Date(at) });
+      for (const [holdId, entry] of holds) {
+        if (entry.at.getTime() < olderThan.getTime()) stale.push(heldAmounts(userId, holdId, entry));
       }
     }
     return stale;
+  }
+
+  async writers(): Promise<string[]> {
+    const all = new Set<string>();
+    for (const writers of this.writersOf.values()) for (const writer of writers) all.add(writer);
+    return [...all];
+  }
+
+  async workOf(writers: readonly string[]): Promise<WritersWork[]> {
+    const wanted = new Set(writers);
+    const work: WritersWork[] = [];
+    for (const [userId, named] of this.writersOf) {
+      const matching = [...named].filter((writer) => wanted.has(writer));
+      if (matching.length === 0) continue;
+      const holds = [...(this.holds.get(userId) ?? [])]
+        .filter(([, entry]) => entry.by !== null && wanted.has(entry.by))
+        .map(([holdId, entry]) => heldAmounts(userId, holdId, entry));
+      work.push({ userId, writers: matching, holds });
+    }
+    return work;
+  }
+
+  async forgetWriters(userId: string, writers: readonly string[]): Promise<void> {
+    const named = this.writersOf.get(userId);
+    for (const writer of writers) named?.delete(writer);
+    if (named?.size === 0) this.writersOf.delete(userId);
   }
 
   async get(userId: string): Promise<Usage> {
@@ -129,11 +248,13 @@ export class MemoryUsageCounter implements UsageCounter {
   async set(userId: string, usage: Usage): Promise<void> {
     this.counters.set(userId, { ...usage });
     this.holds.delete(userId);
+    this.writersOf.delete(userId);
   }
 
   async remove(userId: string): Promise<void> {
     this.counters.delete(userId);
     this.holds.delete(userId);
+    this.writersOf.delete(userId);
   }
 
   private takeHold(userId: string, holdId: string): HeldEntry | undefined {
@@ -143,6 +264,19 @@ export class MemoryUsageCounter implements UsageCounter {
     if (holds?.size === 0) this.holds.delete(userId);
     return entry;
   }
+}
+
+function heldAmounts(userId: string, holdId: string, entry: HeldEntry): HeldAmounts {
+  return {
+    userId,
+    holdId,
+    amounts: { ...entry.amounts },
+    at: new Date(entry.at),
+    by: entry.by,
+    task: entry.task && { ...entry.task },
+    fixed: entry.fixed,
+    blobs: [...entry.blobs],
+  };
 }
 
 /** A negative or fractional amount is a bug in the caller: it would let a counter run backwards past its floor. */

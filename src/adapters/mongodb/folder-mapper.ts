@@ -11,6 +11,8 @@ export interface FolderDoc {
   updatedAt: Date;
   /** Set while a delete of this folder (or of a folder above it) runs: the folder is gone for reads and writes. */
   deleting?: true;
+  /** The removal that claimed the folder once marked (indexed, sparse): only that removal counts it. */
+  claim?: string;
 }
 
 export function toFolderDoc(folder: Folder): FolderDoc {

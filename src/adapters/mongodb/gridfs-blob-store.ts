@@ -2,14 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { finished } from 'node:stream/promises';
 import { inject, injectable } from 'inversify';
 import { GridFSBucket, ObjectId, type Collection, type Db, type GridFSBucketWriteStream } from 'mongodb';
-import { piecesOf, type BlobEntry, type BlobPiece, type BlobStore, type ByteRange } from '../../application/ports/blob-store.js';
+import {
+  piecesOf,
+  type BlobEntry,
+  type BlobPiece,
+  type BlobStore,
+  type ByteRange,
+  type KeyOptions,
+  type WriteOptions,
+} from '../../application/ports/blob-store.js';
 import { DomainError } from '../../domain/errors.js';
 import { readChunks, type ChunkDoc } from './gridfs-chunks.js';
 import { BLOB_BUCKET, MongoDb } from './mongo-database.js';
 
 /** 128 random bits as base64url: the GridFS `_id` and `filename` of the blob. */
 const KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-const newKey = () => randomBytes(16).toString('base64url');
+const freshKey = () => randomBytes(16).toString('base64url');
 
 /** The driver types GridFS ids as ObjectId, but GridFS accepts any `_id`; our keys are strings. */
 const asFileId = (key: string) => key as unknown as ObjectId;
@@ -38,8 +46,13 @@ export class GridFsBlobStore implements BlobStore {
    * Each piece is written and acknowledged before the next is pulled from `content`. That is the backpressure, and
    * it means no chunk insert is still in flight when a failure triggers the cleanup, so nothing lands after it.
    */
-  async write(content: AsyncIterable<BlobPiece>): Promise<{ key: string; size: number }> {
-    const key = newKey();
+  newKey(): string {
+    return freshKey();
+  }
+
+  async write(content: AsyncIterable<BlobPiece>, options: WriteOptions = {}): Promise<{ key: string; size: number }> {
+    const key = options.key ?? freshKey();
+    if (!KEY_PATTERN.test(key)) throw new RangeError(`Not a key of this store: ${JSON.stringify(key)}`);
     const upload = this.bucket.openUploadStreamWithId(asFileId(key), key);
     // Failures arrive through the write callbacks and `finished`; without a listener an 'error' event would crash.
     upload.on('error', () => undefined);
@@ -66,13 +79,14 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   /** GridFS numbers a file's chunks from 0 in one size, so parts are copied into a new file, then deleted. */
-  async join(keys: readonly string[]): Promise<{ key: string; size: number }> {
+  async join(keys: readonly string[], options: KeyOptions = {}): Promise<{ key: string; size: number }> {
     for (const key of keys) if ((await this.size(key)) === null) throw new DomainError('not_found', 'Blob not found');
     const read = (key: string) => this.read(key);
     const joined = await this.write(
       (async function* () {
         for (const key of keys) yield* await read(key);
       })(),
+      options,
     );
     await Promise.all(keys.map((key) => this.delete(key)));
     return joined;
@@ -132,6 +146,11 @@ export class GridFsBlobStore implements BlobStore {
     if (stale.length === 0) return 0;
     const { deletedCount } = await this.chunks.deleteMany({ files_id: { $in: stale.map((doc) => doc._id) } });
     return deletedCount;
+  }
+
+  /** Chunks carry no writer: what a dead writer left goes by its age (purgeIncomplete), or by its key. */
+  async purgeAbandoned(): Promise<number> {
+    return 0;
   }
 
   /** Cleanup after a failure must never hide the failure itself. */

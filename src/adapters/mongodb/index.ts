@@ -2,6 +2,7 @@ import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoCallers } from './mongo-callers.js';
 import { MongoCollectionRepository } from './mongo-collection-repository.js';
 import { MongoFileRepository } from './mongo-file-repository.js';
+import { MongoInstanceLeases } from './mongo-instance-leases.js';
 import { MongoFolderRepository } from './mongo-folder-repository.js';
 import { MongoPasteRepository } from './mongo-paste-repository.js';
 import { MongoShareRepository } from './mongo-share-repository.js';
@@ -26,6 +27,7 @@ export {
   MongoCollectionRepository,
   MongoFileRepository,
   MongoFolderRepository,
+  MongoInstanceLeases,
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,

@@ -19,6 +19,8 @@ export const COLLECTIONS = {
   uploads: 'uploads',
   /** Deployment-wide counts that guard invariants spanning many records (the admins). */
   counters: 'counters',
+  /** One lease per running instance: unfinished work names its instance, and a lease that ran out marks it dead. */
+  instanceLeases: 'instance_leases',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -90,10 +92,13 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
     // The sweep of orphan bytes asks which blob keys are referenced.
     { key: { blobKey: 1 }, name: 'blob_key' },
+    // A removal cut short finds the files it claimed; only files being removed carry a claim.
+    { key: { claim: 1 }, sparse: true, name: 'claim' },
   ],
   [COLLECTIONS.folders]: [
     { key: { ownerId: 1, parentId: 1, nameLower: 1, _id: 1 }, name: 'owner_parent_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },
+    { key: { claim: 1 }, sparse: true, name: 'claim' },
   ],
   // A lease whose time ran out is free already; the TTL only keeps abandoned ones from piling up.
   [COLLECTIONS.folderLeases]: [{ key: { until: 1 }, expireAfterSeconds: 0, name: 'lease_ttl' }],
@@ -107,12 +112,16 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },
     { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
   ],
+  // The sweep after a crash finds the users whose counters name an instance that is gone.
+  [COLLECTIONS.usage]: [{ key: { writers: 1 }, name: 'writers' }],
   [COLLECTIONS.uploads]: [
     { key: { expiresAt: 1 }, name: 'expires' },
     { key: { ownerId: 1 }, name: 'owner' },
     // The sweep of orphan bytes asks which blob keys are parts of an upload under way.
     { key: { 'parts.key': 1 }, name: 'part_keys' },
   ],
+  // A lease missing reads as run out, so one is dropped a day after it ran out (an instance ended: at once).
+  [COLLECTIONS.instanceLeases]: [{ key: { until: 1 }, expireAfterSeconds: 86_400, name: 'lease_ttl' }],
   // The GridFS spec's own indexes, created up front rather than on the first upload.
   [`${BLOB_BUCKET}.files`]: [{ key: { filename: 1, uploadDate: 1 }, name: 'filename_1_uploadDate_1' }],
   [`${BLOB_BUCKET}.chunks`]: [{ key: { files_id: 1, n: 1 }, unique: true, name: 'files_id_1_n_1' }],

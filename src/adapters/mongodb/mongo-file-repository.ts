@@ -21,6 +21,8 @@ interface FileDoc {
   charset?: 'utf-8' | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The removal that claimed the file (indexed, sparse): set once, so only that removal counts it. */
+  claim?: string;
 }
 
 function toDoc(file: StoredFile): FileDoc {
@@ -89,6 +91,22 @@ export class MongoFileRepository implements FileRepository {
     if (patch.whileIn !== undefined) filter.folderId = patch.whileIn;
     const doc = await this.files.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
     return doc ? toFile(doc) : null;
+  }
+
+  async claim(ids: readonly string[], claim: string): Promise<StoredFile[]> {
+    if (ids.length === 0) return [];
+    const among = { _id: { $in: [...new Set(ids)] } };
+    // Each document is claimed atomically, and only once: of two removals, each counts only what it claimed.
+    await this.files.updateMany({ ...among, claim: { $exists: false } }, { $set: { claim } });
+    return (await this.files.find({ ...among, claim }).toArray()).map(toFile);
+  }
+
+  async claimedBy(claim: string): Promise<StoredFile[]> {
+    return (await this.files.find({ claim }).toArray()).map(toFile);
+  }
+
+  async deleteClaimed(claim: string): Promise<number> {
+    return (await this.files.deleteMany({ claim })).deletedCount;
   }
 
   async delete(id: string): Promise<StoredFile | null> {

@@ -64,6 +64,22 @@ export class MongoFolderRepository implements FolderRepository {
     return (await this.folders.deleteMany({ _id: { $in: [...new Set(ids)] } })).deletedCount;
   }
 
+  async claimDeleting(ids: readonly string[], claim: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const among = { _id: { $in: [...new Set(ids)] }, deleting: true as const };
+    await this.folders.updateMany({ ...among, claim: { $exists: false } }, { $set: { claim } });
+    return (await this.folders.find({ ...among, claim }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
+  }
+
+  async claimedBy(claim: string): Promise<string[]> {
+    const docs = await this.folders.find({ claim, deleting: true }, { projection: { _id: 1 } }).toArray();
+    return docs.map((doc) => doc._id);
+  }
+
+  async deleteClaimed(claim: string): Promise<number> {
+    return (await this.folders.deleteMany({ claim })).deletedCount;
+  }
+
   async listChildren(ownerId: string, parentIds: readonly FolderRef[], limit: number): Promise<Folder[]> {
     return this.search(ownerId, '', parentIds, limit);
   }

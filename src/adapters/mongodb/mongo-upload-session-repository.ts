@@ -44,6 +44,11 @@ export class MongoUploadSessionRepository implements UploadSessionRepository {
     return doc ? toSession(doc) : null;
   }
 
+  async findByPart(key: string): Promise<UploadSession | null> {
+    const doc = await this.uploads.findOne({ 'parts.key': key });
+    return doc ? toSession(doc) : null;
+  }
+
   async append(id: string, from: number, part: UploadPart, expiresAt: Date, now: Date): Promise<UploadSession | null> {
     const doc = await this.uploads.findOneAndUpdate(
       {

@@ -1,7 +1,16 @@
 import { inject, injectable } from 'inversify';
 import { Double, type Collection, type Db } from 'mongodb';
 import { LIMIT_KINDS, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
-import { HOLD_ID, type HeldAmounts, type Hold, type Reservation, type UsageCounter } from '../../application/ports/index.js';
+import {
+  HOLD_ID,
+  type HeldAmounts,
+  type Hold,
+  type Reservation,
+  type Task,
+  type UsageCounter,
+  type WhileBy,
+  type WritersWork,
+} from '../../application/ports/index.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 
@@ -10,12 +19,20 @@ import { COLLECTIONS, MongoDb } from './mongo-database.js';
  * the server promoting int32 on overflow, and doubles are exact far beyond any realistic byte count.
  */
 type Amounts = Partial<Record<LimitKind, number>>;
-/** `open`: opened with openHold, so it counts in the document's `openHolds`. */
-type HoldDoc = { at: Date; open?: true } & Partial<Record<LimitKind, number | Double>>;
-export type UsageDoc = { _id: string; holds?: Record<string, HoldDoc>; openHolds?: number } & Record<
-  LimitKind,
-  number | Double
+/**
+ * `open`: opened with openHold, so it counts in the document's `openHolds`; `by`: the instance doing the work; `task`,
+ * `fixed`, `blobs`: see HeldAmounts.
+ */
+type HoldDoc = { at: Date; open?: true; by?: string; task?: Task; fixed?: true; blobs?: string[] } & Partial<
+  Record<LimitKind, number | Double>
 >;
+/** `writers`: every instance that opened or grew a hold here since it was last forgotten (indexed). */
+export type UsageDoc = {
+  _id: string;
+  holds?: Record<string, HoldDoc>;
+  openHolds?: number;
+  writers?: string[];
+} & Record<LimitKind, number | Double>;
 
 /** How often releaseHold re-reads a hold that changed under it before giving up (the next sweep tries again). */
 const RELEASE_ATTEMPTS = 5;
@@ -30,6 +47,27 @@ export function toUsage(doc: UsageDoc | null): Usage {
   const usage = { ...ZERO_USAGE };
   if (doc) for (const kind of LIMIT_KINDS) usage[kind] = Number(doc[kind] ?? 0);
   return usage;
+}
+
+function heldAmounts(userId: string, holdId: string, hold: HoldDoc): HeldAmounts {
+  return {
+    userId,
+    holdId,
+    amounts: amountsOf(hold),
+    at: hold.at,
+    by: hold.by ?? null,
+    task: hold.task ?? null,
+    fixed: hold.fixed === true,
+    blobs: hold.blobs ?? [],
+  };
+}
+
+/** A new hold's list of blobs, when it is opened with one. */
+const blobsOf = (hold: Hold): { blobs?: string[] } => (hold.blob === undefined ? {} : { blobs: [hold.blob] });
+
+/** The filter on a hold's instance that `when` asks for (none: any). */
+function whileBy(holdId: string, when: WhileBy = {}): Record<string, string> {
+  return when.by === undefined ? {} : { [holdPath(holdId, 'by')]: when.by };
 }
 
 function amountsOf(hold: HoldDoc): Amounts {
@@ -72,7 +110,11 @@ export class MongoUsageCounter implements UsageCounter {
       (
         await this.usage.updateOne(
           { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } } },
-          { $set: { [path]: { at: hold.at, open: true } }, $inc: { openHolds: 1 } },
+          {
+            $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold) } },
+            $inc: { openHolds: 1 },
+            $addToSet: { writers: hold.by },
+          },
         )
       ).matchedCount === 1;
     if (await open()) return true;
@@ -87,8 +129,9 @@ export class MongoUsageCounter implements UsageCounter {
     const { matchedCount } = await this.usage.updateOne(
       { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } }, [kind]: { $lte: max - amount } },
       {
-        $set: { [path]: { at: hold.at, open: true, [kind]: new Double(amount) } },
+        $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold), [kind]: new Double(amount) } },
         $inc: { openHolds: 1, [kind]: new Double(amount) },
+        $addToSet: { writers: hold.by },
       },
     );
     return matchedCount === 1;
@@ -118,17 +161,17 @@ export class MongoUsageCounter implements UsageCounter {
   }
 
   /** An opened hold and its count go in one step; a hold is opened or not for its whole life, so two tries suffice. */
-  async settleHold(userId: string, holdId: string): Promise<Amounts | null> {
+  async settleHold(userId: string, holdId: string, when?: WhileBy): Promise<Amounts | null> {
     const path = holdPath(holdId);
     const opened = await this.usage.findOneAndUpdate(
-      { _id: userId, [holdPath(holdId, 'open')]: true },
+      { _id: userId, [holdPath(holdId, 'open')]: true, ...whileBy(holdId, when) },
       { $unset: { [path]: '' }, $inc: { openHolds: -1 } },
       { projection: { [path]: 1 }, returnDocument: 'before' },
     );
     const openedHold = opened?.holds?.[holdId];
     if (openedHold) return amountsOf(openedHold);
     const before = await this.usage.findOneAndUpdate(
-      { _id: userId, [path]: { $exists: true } },
+      { _id: userId, [path]: { $exists: true }, [holdPath(holdId, 'open')]: { $exists: false }, ...whileBy(holdId, when) },
       { $unset: { [path]: '' } },
       { projection: { [path]: 1 }, returnDocument: 'before' },
     );
@@ -141,13 +184,13 @@ export class MongoUsageCounter implements UsageCounter {
    * other kind) in its filter, so it applies only to the hold as read. Each counter is decremented when it holds
    * enough and zeroed when it holds less, decided on the counter as read and checked by the same filter.
    */
-  async releaseHold(userId: string, holdId: string): Promise<void> {
+  async releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean> {
     const path = holdPath(holdId);
     for (let attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
-      const doc = await this.usage.findOne({ _id: userId, [path]: { $exists: true } });
+      const doc = await this.usage.findOne({ _id: userId, [path]: { $exists: true }, ...whileBy(holdId, when) });
       const hold = doc?.holds?.[holdId];
-      if (!doc || !hold) return;
-      const filter: Record<string, unknown> = { _id: userId, [path]: { $exists: true } };
+      if (!doc || !hold) return false;
+      const filter: Record<string, unknown> = { _id: userId, [path]: { $exists: true }, ...whileBy(holdId, when) };
       const inc: Record<string, Double | number> = {};
       filter[holdPath(holdId, 'open')] = hold.open === true ? true : { $exists: false };
       if (hold.open === true) inc['openHolds'] = -1;
@@ -171,13 +214,33 @@ export class MongoUsageCounter implements UsageCounter {
         ...(Object.keys(inc).length > 0 && { $inc: inc }),
         ...(Object.keys(zero).length > 0 && { $set: zero }),
       };
-      if ((await this.usage.updateOne(filter, update)).matchedCount === 1) return;
+      if ((await this.usage.updateOne(filter, update)).matchedCount === 1) return true;
     }
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
   }
 
+  async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId)]: { $exists: true } },
+      {
+        $set: { [holdPath(holdId, 'by')]: by },
+        $addToSet: { writers: by, [holdPath(holdId, 'blobs')]: { $each: [...blobs] } },
+      },
+    );
+    return matchedCount === 1;
+  }
+
+
+  async disownHold(userId: string, holdId: string, by: string): Promise<boolean> {
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId, 'by')]: by },
+      { $unset: { [holdPath(holdId, 'by')]: '' } },
+    );
+    return matchedCount === 1;
+  }
+
   /** Both holds live in the user's one document, so the move is one conditional update. */
-  async moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean> {
+  async moveHeld(userId: string, from: string, to: Pick<Hold, 'id' | 'at'>, kind: LimitKind, amount: number): Promise<boolean> {
     assertAmount(amount);
     const source = holdPath(from);
     const held = amount > 0 ? amount : { $in: [0, null] };
@@ -210,17 +273,87 @@ export class MongoUsageCounter implements UsageCounter {
     return matchedCount === 1;
   }
 
+  /** One upsert: a user without counters gets them at zero in the same step. */
+  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+    const path = holdPath(hold.id);
+    const { _id, ...zeros } = toDoc(userId, ZERO_USAGE);
+    try {
+      await this.usage.updateOne(
+        { _id: userId, [path]: { $exists: false } },
+        {
+          $set: { [path]: { at: hold.at, by: hold.by, task } },
+          $addToSet: { writers: hold.by },
+          $setOnInsert: zeros,
+        },
+        { upsert: true },
+      );
+    } catch (err) {
+      // The hold exists already (the filter missed an existing document, so the upsert tried to insert one).
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+
+  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
+    const set: Record<string, unknown> = { [holdPath(holdId, 'fixed')]: true, [holdPath(holdId, 'blobs')]: [...blobs] };
+    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+      assertAmount(amount);
+      set[holdPath(holdId, kind)] = new Double(amount);
+    }
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } },
+      { $set: set },
+    );
+    return matchedCount === 1;
+  }
+
+  async trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
+    assertAmount(amount);
+    const { matchedCount } = await this.usage.updateOne(
+      { _id: userId, [holdPath(holdId, kind)]: { $gte: amount } },
+      { $inc: { [holdPath(holdId, kind)]: new Double(-amount) } },
+    );
+    return matchedCount === 1;
+  }
+
+  async holdsOf(userId: string): Promise<HeldAmounts[]> {
+    const doc = await this.usage.findOne({ _id: userId }, { projection: { holds: 1 } });
+    return Object.entries(doc?.holds ?? {}).map(([holdId, hold]) => heldAmounts(userId, holdId, hold));
+  }
+
   /** Hold ids are field names, so the ages are compared here; one document per user keeps the hourly scan small. */
   async staleHolds(olderThan: Date): Promise<HeldAmounts[]> {
     const stale: HeldAmounts[] = [];
     const docs = this.usage.find({ holds: { $exists: true } }, { projection: { holds: 1 } });
     for await (const doc of docs) {
       for (const [holdId, hold] of Object.entries(doc.holds ?? {})) {
-        if (hold.at.getTime() >= olderThan.getTime()) continue;
-        stale.push({ userId: doc._id, holdId, amounts: amountsOf(hold), at: hold.at });
+        if (hold.at.getTime() < olderThan.getTime()) stale.push(heldAmounts(doc._id, holdId, hold));
       }
     }
     return stale;
+  }
+
+  /** Read from the index on `writers` alone. */
+  async writers(): Promise<string[]> {
+    return (await this.usage.distinct('writers')).filter((writer): writer is string => typeof writer === 'string');
+  }
+
+  async workOf(writers: readonly string[]): Promise<WritersWork[]> {
+    if (writers.length === 0) return [];
+    const wanted = new Set(writers);
+    const work: WritersWork[] = [];
+    const docs = this.usage.find({ writers: { $in: [...wanted] } }, { projection: { holds: 1, writers: 1 } });
+    for await (const doc of docs) {
+      const holds = Object.entries(doc.holds ?? {})
+        .filter(([, hold]) => hold.by !== undefined && wanted.has(hold.by))
+        .map(([holdId, hold]) => heldAmounts(doc._id, holdId, hold));
+      work.push({ userId: doc._id, writers: (doc.writers ?? []).filter((w) => wanted.has(w)), holds });
+    }
+    return work;
+  }
+
+  async forgetWriters(userId: string, writers: readonly string[]): Promise<void> {
+    if (writers.length === 0) return;
+    await this.usage.updateOne({ _id: userId }, { $pull: { writers: { $in: [...writers] } } });
   }
 
   async get(userId: string): Promise<Usage> {
@@ -259,7 +392,17 @@ export class MongoUsageCounter implements UsageCounter {
     const inc = { [kind]: new Double(amount), ...(hold && { [holdPath(hold.id, kind)]: new Double(amount) }) };
     const { matchedCount } = await this.usage.updateOne(
       { _id: userId, [kind]: { $lte: max - amount } },
-      { $inc: inc, ...(hold && { $max: { [holdPath(hold.id, 'at')]: hold.at } }) },
+      {
+        $inc: inc,
+        ...(hold && {
+          $max: { [holdPath(hold.id, 'at')]: hold.at },
+          $set: { [holdPath(hold.id, 'by')]: hold.by },
+          $addToSet: {
+            writers: hold.by,
+            ...(hold.blob !== undefined && { [holdPath(hold.id, 'blobs')]: hold.blob }),
+          },
+        }),
+      },
     );
     return matchedCount === 1;
   }

@@ -7,7 +7,8 @@ import { shareItem, type ShareDeps } from '../shares/create-share.js';
 import { fileView } from '../views.js';
 import type { FileView } from '../views.js';
 
-export type LandingDeps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'usage' | 'shares' | 'collections'> & ShareDeps;
+export type LandingDeps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'usage' | 'shares' | 'collections' | 'instance'> &
+  ShareDeps;
 
 /** What an upload makes once its bytes are stored and its counts are held under the hold named by `file.id`. */
 export interface Landing {
@@ -54,17 +55,24 @@ export async function undoUpload(
 
 /**
  * The folder was checked before the bytes came, maybe long ago: a delete of it may have marked it since. Then
- * the file takes itself back. If this call deletes the record, its bytes and held counts go too; if the folder's
- * delete got to the record first, that delete released the counts, so the hold is only forgotten.
+ * the file takes itself back, claiming its record as any removal does (under the upload's own id). If the claim is
+ * this call's, the record, its bytes and its held counts go; if the folder's delete claimed the record first, that
+ * delete counts it and gives the counts back, so the hold is only forgotten.
  */
 async function assertLanded(p: LandingDeps, file: StoredFile, folderId: string): Promise<void> {
   if (await p.folders.findById(folderId)) return;
-  if (await p.files.delete(file.id)) {
+  if (await takenBack(p, file)) {
     await undoUpload(p, file.ownerId, file.id, file.blobKey);
   } else {
     await Promise.allSettled([p.usage.settleHold(file.ownerId, file.id)]);
   }
   throw notFound('Folder');
+}
+
+/** Claims the upload's own record under its id and deletes it; false when a removal claimed it first. */
+async function takenBack(p: LandingDeps, file: StoredFile): Promise<boolean> {
+  if ((await p.files.claim([file.id], file.id)).length === 0) return false;
+  return (await p.files.deleteClaimed(file.id)) > 0;
 }
 
 /** The share the upload asked for, made as any share is; if it cannot be made, the upload goes too. */
@@ -85,8 +93,9 @@ async function shareOf(p: LandingDeps, file: StoredFile, actor: Actor, options: 
 async function settle(p: LandingDeps, file: StoredFile): Promise<void> {
   const held = await p.usage.settleHold(file.ownerId, file.id).catch(() => undefined);
   if (held === undefined || (held?.files === 1 && (held.storage ?? 0) === file.size)) return;
-  const deleted = await p.files.delete(file.id);
-  await Promise.allSettled([p.blobs.delete(file.blobKey)]);
+  // A removal that claimed the record first deletes its bytes and gives its counts back itself.
+  const deleted = await takenBack(p, file);
+  if (deleted) await Promise.allSettled([p.blobs.delete(file.blobKey)]);
   if (deleted && held) {
     for (const [kind, amount] of Object.entries(held) as [LimitKind, number][]) {
       await p.usage.release(file.ownerId, kind, amount);

@@ -74,7 +74,7 @@ export class StorageMeter {
   private received = 0;
 
   constructor(
-    private readonly p: Pick<Ports, 'usage' | 'clock'>,
+    private readonly p: Pick<Ports, 'usage' | 'clock' | 'instance'>,
     private readonly userId: string,
     private readonly maxStorage: number,
     private readonly maxBytes: number,
@@ -135,7 +135,7 @@ export class StorageMeter {
   }
 
   private async reserve(amount: number): Promise<void> {
-    const hold = { id: this.holdId, at: this.p.clock.now() };
+    const hold = { id: this.holdId, at: this.p.clock.now(), by: this.p.instance.id() };
     if (!(await this.p.usage.reserve(this.userId, 'storage', amount, this.maxStorage, hold))) {
       throw await refusal(this.p, this.userId, 'storage', this.maxStorage);
     }

@@ -9,12 +9,13 @@ import { admitUpload, tooManyUploads } from './upload-request.js';
 import { Utf8Check } from './utf8-check.js';
 
 type Port = Core['uploadFile'];
-type Deps = Pick<Ports, 'users' | 'settings' | 'ids' | 'clock'> & LandingDeps;
+type Deps = Pick<Ports, 'users' | 'settings' | 'ids' | 'clock' | 'instance'> & LandingDeps;
 
 /**
  * Streams an upload into the blob store, metering it against the upload cap and the storage limit as bytes arrive.
  * Whatever fails (client abort, limit, store, metadata), neither bytes nor counts remain. Every count it reserves is
- * held under the file's id until the record exists, so a crash midway leaves a hold the sweep gives back.
+ * held under the file's id, naming this instance, until the record exists: if the instance dies midway, the hold is
+ * given back by another instance's sweep once its lease has run out.
  */
 export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
@@ -24,7 +25,10 @@ export class UploadFile implements Port {
     const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
     const limits = limitsOf(this.p, actor);
     const id = this.p.ids.newId();
-    const hold = { id, at: this.p.clock.now() };
+    // The blob's key is on the hold from its first update on, so bytes that reach the store before their record (this
+    // instance dying in between) are known from the database and removed by whoever finishes its work.
+    const key = this.p.blobs.newKey();
+    const hold = { id, at: this.p.clock.now(), by: this.p.instance.id(), blob: key };
     // The hold is the upload's slot: the database admits it only while the user has fewer open, on any instance.
     // It opens with the file counted, in one step; only when that refuses do the two steps tell why.
     const slots = this.p.settings.maxConcurrentUploads;
@@ -43,7 +47,7 @@ export class UploadFile implements Port {
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
     let blob: { key: string; size: number };
     try {
-      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content));
+      blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content), { key });
     } catch (err) {
       await undoUpload(this.p, actor.userId, id, null);
       throw err;

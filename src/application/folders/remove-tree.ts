@@ -1,38 +1,95 @@
-import type { Ports } from '../ports/index.js';
-import { removeFiles } from '../remove-files.js';
+import type { HeldAmounts, Ports } from '../ports/index.js';
+import { followShares, removeFiles, type RemovalDeps } from '../remove-files.js';
 
-type Deps = Pick<Ports, 'folders' | 'files' | 'shares' | 'collections' | 'blobs' | 'usage'>;
+export type TreeDeps = Pick<Ports, 'folders'> & RemovalDeps;
 
 /** Files are listed and removed in pages, so a huge subtree never sits in memory at once. */
 const FILE_PAGE = 1000;
 
 /**
- * Deletes folders already marked as being deleted, with everything below them. Marking comes first and goes down
- * level by level, each folder marked in one step that sees where it sits then; only then are files listed. So
- * whatever is put into one of these folders either was there before its folder was marked (and is found here), or
- * finds its folder marked when it checks again after writing (and takes itself back). Whoever actually deletes a
- * record releases its counts, so nothing is released twice. A failure half-way leaves marked folders that another
- * delete of the same folder finishes.
+ * Deletes the owner's folder with everything below it, as a task that finishes whatever cuts it short: an empty hold
+ * naming this instance and the folder comes first, so any instance can finish the delete once this one is gone
+ * (finishTreeRemoval). False, with nothing done, when there is no such folder.
  */
-export async function removeTree(p: Deps, ownerId: string, markedIds: readonly string[]): Promise<void> {
-  const ids = await markBelow(p, ownerId, markedIds);
+export async function deleteTree(p: TreeDeps, ownerId: string, folderId: string): Promise<boolean> {
+  const holdId = p.ids.newId();
+  const hold = { id: holdId, at: p.clock.now(), by: p.instance.id() };
+  await p.usage.beginTask(ownerId, hold, { kind: 'tree', folderId });
+  if (!(await p.folders.markDeleting(ownerId, folderId))) {
+    await p.usage.settleHold(ownerId, holdId);
+    return false;
+  }
+  await removeTree(p, ownerId, holdId, folderId, true);
+  return true;
+}
+
+/**
+ * Finishes the delete of a folder that an instance now gone began (task `tree`): the whole delete again, each step
+ * being idempotent, or only its last steps once the folders' counts were fixed. A folder that was never marked was
+ * never deleted: the task only goes.
+ */
+export async function finishTreeRemoval(p: TreeDeps, hold: HeldAmounts): Promise<void> {
+  if (hold.task?.kind !== 'tree') throw new Error('Not the task of a folder delete');
+  const { userId, holdId } = hold;
+  const by = hold.by ?? undefined;
+  if (hold.fixed) return removeFolders(p, userId, holdId, await p.folders.claimedBy(holdId), null, by);
+  if (await p.folders.findById(hold.task.folderId)) {
+    await p.usage.settleHold(userId, holdId, { by });
+    return;
+  }
+  await removeTree(p, userId, holdId, hold.task.folderId, false, by);
+}
+
+/**
+ * Marking comes first and goes down level by level, each folder marked in one step that sees where it sits then; only
+ * then are files listed. So whatever is put into one of these folders either was there before its folder was marked
+ * (and is found here), or finds its folder marked when it checks again after writing (and takes itself back). Files
+ * go in slices of their own (removeFiles). The folders are then claimed under the hold's id (a folder is claimed
+ * once, so two deletes of one tree count each folder once), their counts fixed in the hold, and they go with their
+ * shares; the hold's release gives their counts back.
+ */
+async function removeTree(
+  p: TreeDeps,
+  ownerId: string,
+  holdId: string,
+  rootId: string,
+  live: boolean,
+  by?: string,
+): Promise<void> {
+  const ids = await markBelow(p, ownerId, [rootId]);
 
   // Each page is gone once removed, so the next listing starts on fresh files; a short page was the last one, and
-  // a page of which nothing could be removed stops the loop rather than spinning on it.
+  // a page of which nothing could be removed (its files claimed by another removal) stops the loop rather than
+  // spinning on it.
   for (;;) {
     const files = await p.files.listInFolders(ownerId, ids, FILE_PAGE);
     const removed = files.length === 0 ? [] : await removeFiles(p, files);
     if (files.length < FILE_PAGE || removed.length === 0) break;
   }
 
-  const shares = await p.shares.deleteByItems('folder', ids);
-  for (const share of shares) await p.usage.release(share.ownerId, 'shares', 1);
-  const deleted = await p.folders.deleteMany(ids);
-  if (deleted > 0) await p.usage.release(ownerId, 'folders', deleted);
+  const claimed = await p.folders.claimDeleting(ids, holdId);
+  const shares = await p.shares.idsForItems('folder', claimed);
+  const fixed = await p.usage.fixHeld(ownerId, holdId, { folders: claimed.length, shares: shares.size }, []);
+  await removeFolders(p, ownerId, holdId, claimed, live && fixed ? shares.size : null, by);
+}
+
+/** The claimed folders' shares, the folders, then their counts. `counted`: the shares the hold counted, if live. */
+async function removeFolders(
+  p: TreeDeps,
+  ownerId: string,
+  holdId: string,
+  claimed: readonly string[],
+  counted: number | null,
+  by?: string,
+): Promise<void> {
+  const deleted = claimed.length > 0 ? await p.shares.deleteByItems('folder', claimed) : [];
+  if (counted !== null) await followShares(p, ownerId, holdId, counted, deleted.length);
+  await p.folders.deleteClaimed(holdId);
+  await p.usage.releaseHold(ownerId, holdId, { by });
 }
 
 /** Every folder below the marked ones, marked; each id once, so even a stored cycle ends the walk. */
-async function markBelow(p: Deps, ownerId: string, markedIds: readonly string[]): Promise<string[]> {
+async function markBelow(p: TreeDeps, ownerId: string, markedIds: readonly string[]): Promise<string[]> {
   const all = new Set(markedIds);
   let level = [...all];
   while (level.length > 0) {

@@ -5,12 +5,15 @@ import type { FolderPatch, Ports } from '../ports/index.js';
 import { owned } from '../owned.js';
 import { folderView } from '../views.js';
 import { withMoveLease, type MoveLease } from './move-lease.js';
-import { removeTree } from './remove-tree.js';
+import { deleteTree } from './remove-tree.js';
 import { SUBTREE_SCAN_LIMIT, subtreeHeight } from './subtree.js';
 
 type Port = Core['updateFolder'];
 type Input = Parameters<Port['execute']>[0];
-type Deps = Pick<Ports, 'folders' | 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'clock' | 'ids'>;
+type Deps = Pick<
+  Ports,
+  'folders' | 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'clock' | 'ids' | 'instance'
+>;
 
 /**
  * Renames a folder and/or moves it, with its subtree, under another of the owner's folders (null: the root).
@@ -66,9 +69,7 @@ export class UpdateFolder implements Port {
     const { name, parentId: from, updatedAt } = before;
     const back = await this.p.folders.update(before.id, { name, parentId: from, updatedAt, whileIn: parentId });
     if (back && from !== null && !(await this.p.folders.findById(from))) {
-      if (await this.p.folders.markDeleting(before.ownerId, before.id)) {
-        await removeTree(this.p, before.ownerId, [before.id]);
-      }
+      await deleteTree(this.p, before.ownerId, before.id);
     }
     throw notFound('Parent folder');
   }

@@ -39,6 +39,16 @@ export interface FileRepository {
   search(ownerId: string, query: string, folderIds: readonly FolderRef[] | null, limit: number): Promise<StoredFile[]>;
   /** Every file of the owner (for cascades and reconciling). */
   listByOwner(ownerId: string): Promise<StoredFile[]>;
+  /**
+   * Claims files for one removal: each of `ids` that no removal claimed yet becomes `claim`'s, in one conditional
+   * step per record, so two removals never both count a file. Returns the files `claim` holds among `ids` now. A
+   * claimed file reads as any other until its removal deletes it.
+   */
+  claim(ids: readonly string[], claim: string): Promise<StoredFile[]>;
+  /** The files `claim` holds (a removal cut short finds what it was removing). */
+  claimedBy(claim: string): Promise<StoredFile[]>;
+  /** Deletes the files `claim` holds; returns how many went. */
+  deleteClaimed(claim: string): Promise<number>;
   /** The keys among `blobKeys` that some file record points at (the sweep of orphan bytes asks in batches). */
   referencedBlobKeys(blobKeys: readonly string[]): Promise<Set<string>>;
 }

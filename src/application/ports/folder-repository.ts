@@ -47,6 +47,15 @@ export interface FolderRepository {
   search(ownerId: string, query: string, parentIds: readonly FolderRef[] | null, limit: number): Promise<Folder[]>;
   /** Every stored folder of the owner, marked ones included (for cascades and reconciling). */
   listByOwner(ownerId: string): Promise<Folder[]>;
+  /**
+   * Claims folders marked as being deleted for one removal, as FileRepository.claim does files; returns the ids
+   * `claim` holds among `ids` now.
+   */
+  claimDeleting(ids: readonly string[], claim: string): Promise<string[]>;
+  /** The ids of the folders `claim` holds. */
+  claimedBy(claim: string): Promise<string[]>;
+  /** Deletes the folders `claim` holds; returns how many went. */
+  deleteClaimed(claim: string): Promise<number>;
   /** Marks the owner's folder as being deleted. True when it is marked now (by this call or before). */
   markDeleting(ownerId: string, id: string): Promise<boolean>;
   /**

@@ -47,6 +47,8 @@ export const MAX_UPLOAD_PARTS = 10_000;
 export interface UploadSessionRepository {
   insert(session: UploadSession): Promise<void>;
   findById(id: string): Promise<UploadSession | null>;
+  /** The session holding the blob `key` as a part, if any (an append cut short after its commit is found so). */
+  findByPart(key: string): Promise<UploadSession | null>;
   /**
    * Adds one part, in ONE conditional update: only while the session's offset is still `from`, it has not expired at
    * `now`, the part fits within its length and the session has fewer than MAX_UPLOAD_PARTS parts. Returns the session as changed, or null when any condition failed

@@ -5,18 +5,57 @@ export const UsageCounter = Symbol('UsageCounter');
 /**
  * Counts an unfinished create holds, tagged with the id of the record it will make. The tag is written in the same
  * atomic update as the counter, so a crash between reserving and recording leaves a trace the sweep can act on.
- * `at` is when the hold last grew: an upload still streaming keeps its hold fresh.
+ * `at` is when the hold last grew: an upload still streaming keeps its hold fresh. `by` is the instance doing the
+ * work (`Instance.id()`): once that instance is gone, any other may finish or undo it, whatever its age.
  */
 export interface Hold {
   id: string;
   at: Date;
+  by: string;
+  /**
+   * A blob the work is about to write (a key from BlobStore.newKey), listed among the blobs the hold may leave behind
+   * in the same atomic update: from before its first byte, the blob is known from the database.
+   */
+  blob?: string;
 }
+
+/**
+ * Unfinished work a hold stands for other than an upload (which is a hold without a task): a removal, begun with an
+ * empty hold that names its instance, so that any instance can finish it once that one is gone.
+ */
+export type Task =
+  /** Removing the files claimed under the hold's id (FileRepository.claim); once fixed, the hold holds their counts. */
+  | { kind: 'files' }
+  /** Deleting a folder with everything below it; the folders claimed under the hold's id are counted once fixed. */
+  | { kind: 'tree'; folderId: string }
+  /** Deleting the account whose counters hold it. */
+  | { kind: 'user' };
 
 export interface HeldAmounts {
   userId: string;
   holdId: string;
   amounts: Partial<Record<LimitKind, number>>;
   at: Date;
+  /** The instance doing the work; null for a hold written before holds named one (only its age tells). */
+  by: string | null;
+  /** What the hold stands for besides counts; null for an upload. */
+  task: Task | null;
+  /** Whether the amounts of a task are fixed (fixHeld): from then on they are exactly what its end gives back. */
+  fixed: boolean;
+  /** Blobs the work may leave behind: once it is over, those no record names are deleted. */
+  blobs: string[];
+}
+
+/** One user's unfinished work named by some instances: which of them the user's counters name, and their holds. */
+export interface WritersWork {
+  userId: string;
+  writers: string[];
+  holds: HeldAmounts[];
+}
+
+/** A condition on the hold's instance: the change applies only while the hold still names `by`. */
+export interface WhileBy {
+  by?: string;
 }
 
 /** One `reserve` as data: `amount` of `kind`, within `max`. */
@@ -55,26 +94,63 @@ export interface UsageCounter {
    * Forgets a hold and leaves the counters alone: its counts now belong to a stored record. Returns what the hold
    * held (null when there was none), so the caller can tell whether all of its reservations are still counted.
    */
-  settleHold(userId: string, holdId: string): Promise<Partial<Record<LimitKind, number>> | null>;
+  settleHold(userId: string, holdId: string, when?: WhileBy): Promise<Partial<Record<LimitKind, number>> | null>;
   /**
    * In one atomic step, takes the hold's amounts off the counters (never below zero) and forgets the hold: the
-   * create failed or died. A hold that is gone already changes nothing.
+   * create failed or died. A hold that is gone already (or no longer names `when.by`) changes nothing; true when this
+   * call released it.
    */
-  releaseHold(userId: string, holdId: string): Promise<void>;
+  releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean>;
+  /**
+   * Names `by` as the hold's instance and adds `blobs` to the blobs it may leave behind, in one atomic step, only while
+   * the hold exists; false otherwise. The instance that finishes a resumable upload (whichever created it) takes its
+   * hold so, with the parts it is about to consume.
+   */
+  claimHold(userId: string, holdId: string, by: string, blobs?: readonly string[]): Promise<boolean>;
+  /**
+   * Stops the hold naming an instance, only while it names `by`; the hold then lives as long as what it belongs to (a
+   * resumable upload whose creating instance died lives on). False when it names another or is gone.
+   */
+  disownHold(userId: string, holdId: string, by: string): Promise<boolean>;
   /**
    * In one atomic step, forgets the opened hold `from`, which must hold exactly `amount` of `kind`, and adds that
    * amount to the existing hold `to` (freshening its `at`); the counters stay as they are. A resumable upload's
    * append meters its bytes under a hold of its own and hands them to the upload's hold once they are committed.
    * False, changing nothing, when `to` does not exist or `from` is not as described.
    */
-  moveHeld(userId: string, from: string, to: Hold, kind: LimitKind, amount: number): Promise<boolean>;
+  moveHeld(userId: string, from: string, to: Pick<Hold, 'id' | 'at'>, kind: LimitKind, amount: number): Promise<boolean>;
   /**
    * In one atomic step, takes `amount` of `kind` off the hold and off the counter, only when the hold holds at least
    * that much; false, changing nothing, otherwise. A resumable upload whose parts were cut back gives their bytes back.
    */
   releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
+  /**
+   * Opens an empty hold for a task (not an upload slot), naming its instance, in one atomic step; creates the user's
+   * counters if they have none. An id already held changes nothing.
+   */
+  beginTask(userId: string, hold: Hold, task: Task): Promise<void>;
+  /**
+   * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
+   * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
+   * back exactly these amounts.
+   */
+  fixHeld(userId: string, holdId: string, amounts: Partial<Record<LimitKind, number>>, blobs: readonly string[]): Promise<boolean>;
+  /** Takes `amount` of `kind` off the hold only (not off the counter), only while it holds that much; false otherwise. */
+  trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
+  /** The user's holds. */
+  holdsOf(userId: string): Promise<HeldAmounts[]>;
   /** Every hold that last grew before `olderThan`, across users. */
   staleHolds(olderThan: Date): Promise<HeldAmounts[]>;
+  /**
+   * Every instance some user's counters name as having worked on them. A user's counters name each instance that
+   * opened or grew a hold there (in the same atomic update) until `forgetWriters`, so nothing a dead instance left can
+   * be missed.
+   */
+  writers(): Promise<string[]>;
+  /** The users whose counters name any of `writers`, with the holds that name them. */
+  workOf(writers: readonly string[]): Promise<WritersWork[]>;
+  /** Stops the user's counters naming these instances (once their work there is finished or undone). */
+  forgetWriters(userId: string, writers: readonly string[]): Promise<void>;
   /** Current counters (zeros for a user with none yet). */
   get(userId: string): Promise<Usage>;
   /** Overwrites the counters and forgets the user's holds (reconciling only: the counts then match the records). */

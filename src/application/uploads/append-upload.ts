@@ -10,7 +10,7 @@ import { releaseSession } from './release-session.js';
 import { appendMiss, offsetConflict, ownedUpload, stateOf } from './upload-state.js';
 
 type Port = Core['appendUpload'];
-type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock'> & FinishDeps;
+type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'instance'> & FinishDeps;
 
 /**
  * Adds bytes at the offset the client names. Each append writes its bytes as a blob of its own, metered against the
@@ -31,7 +31,9 @@ export class AppendUpload implements Port {
 
     const holdId = this.p.ids.newId();
     const slots = this.p.settings.maxConcurrentUploads;
-    if (!(await this.p.usage.openHold(actor.userId, { id: holdId, at: this.p.clock.now() }, slots))) {
+    const part = this.p.blobs.newKey();
+    const hold = { id: holdId, at: this.p.clock.now(), by: this.p.instance.id(), blob: part };
+    if (!(await this.p.usage.openHold(actor.userId, hold, slots))) {
       throw tooManyUploads(slots);
     }
     let key: string | null = null;
@@ -41,14 +43,13 @@ export class AppendUpload implements Port {
       const meter = new StorageMeter(this.p, actor.userId, limits.storage, room, holdId);
       // Not flushed here: a tus client sends its next chunk only after this answer, so the parts are made durable
       // together when the upload completes, and a part a crash shortened is caught by the size check on resume.
-      const blob = await this.p.blobs.write(meter.metered(content), { durable: false });
+      const blob = await this.p.blobs.write(meter.metered(content), { durable: false, key: part });
       key = blob.key;
       meter.settle(blob.size);
       if (blob.size === 0) throw nothingSent;
       const now = this.p.clock.now();
       const expiresAt = new Date(now.getTime() + this.p.settings.resumableIdleMs);
-      const part = { key: blob.key, size: blob.size };
-      const appended = await this.p.uploads.append(id, offset, part, expiresAt, now);
+      const appended = await this.p.uploads.append(id, offset, { key: blob.key, size: blob.size }, expiresAt, now);
       if (!appended) throw await appendMiss(this.p, id, offset);
       key = null;
       // Missed only when the upload ended meanwhile (its ending gave back its own hold): these bytes go back too.

@@ -8,7 +8,8 @@ import { finishUpload, type FinishDeps } from './finish-upload.js';
 import { stateOf } from './upload-state.js';
 
 type Port = Core['createUpload'];
-type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher'> & FinishDeps;
+type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher' | 'instance'> &
+  FinishDeps;
 
 /**
  * Starts a resumable upload: everything the single-request upload checks before its first byte, plus its size up
@@ -51,7 +52,8 @@ export class CreateUpload implements Port {
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.p.settings.resumableIdleMs),
     };
-    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, { id: session.id, at: now }))) {
+    const hold = { id: session.id, at: now, by: this.p.instance.id() };
+    if (!(await this.p.usage.reserve(actor.userId, 'files', 1, limits.files, hold))) {
       throw await refusal(this.p, actor.userId, 'files', limits.files);
     }
     try {

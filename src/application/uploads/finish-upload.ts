@@ -7,7 +7,7 @@ import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
 import { checkedParts } from './checked-parts.js';
 import { appendMiss, offsetConflict } from './upload-state.js';
 
-export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock'>;
+export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock' | 'instance'>;
 
 const keysOf = (parts: readonly UploadPart[]) => parts.map((part) => part.key);
 
@@ -21,13 +21,19 @@ const sameParts = (a: readonly UploadPart[], b: readonly UploadPart[]) =>
  * machine, cuts the upload back and fails with 409, so the client resumes from the offset that truly exists) and
  * made durable together, all before the file can land and be answered. The session is then taken, so a termination
  * or expiry racing with this either wins (and gives everything back) or finds nothing, and the parts are this call's
- * alone to join; a crash after the take leaves a stale hold and orphan bytes, which the sweeps give back.
+ * alone to join; a crash after the take leaves a hold naming this instance and the parts and joined blob it may leave
+ * behind, which another instance's sweep gives back and removes once this one is gone.
  */
 export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadSession): Promise<ResumableUploadState> {
   const checked = await checkedParts(p, session);
   if (!checked) throw await appendMiss(p, session.id, session.length);
   if (checked.offset !== checked.length) throw offsetConflict(checked.offset, checked.length);
   await p.blobs.makeDurable(keysOf(checked.parts));
+  // From the take on, the hold belongs to no live session: naming this instance first lets another give it back if
+  // this one dies before the file is recorded (whichever instance created the upload). A hold already gone (a
+  // reconcile forgot it) fails the landing as a stalled upload's does.
+  const key = p.blobs.newKey();
+  await p.usage.claimHold(session.ownerId, session.id, p.instance.id(), [...keysOf(checked.parts), key]);
   const taken = await p.uploads.take(session.id);
   if (!taken) throw await appendMiss(p, session.id, session.length);
   let blob: { key: string; size: number };
@@ -35,7 +41,7 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     // Parts change after the check only if another check cut them meanwhile (they shrank under a running machine):
     // the upload is then not whole, and it ends rather than become a file of unchecked bytes.
     if (!sameParts(taken.parts, checked.parts)) throw conflict('The upload lost bytes while it was being completed');
-    blob = await joined(p, taken.parts);
+    blob = await joined(p, taken.parts, key);
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
     await undoUpload(p, taken.ownerId, taken.id, null);
@@ -64,10 +70,17 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
  * One blob of the parts in order. A single part is that blob already; more are joined by the store (parts are written
  * by separate appends, possibly on separate instances, so none is ever extended in place).
  */
-async function joined(p: Pick<Ports, 'blobs'>, parts: readonly UploadPart[]): Promise<{ key: string; size: number }> {
+async function joined(
+  p: Pick<Ports, 'blobs'>,
+  parts: readonly UploadPart[],
+  key: string,
+): Promise<{ key: string; size: number }> {
   if (parts.length === 1) return { ...parts[0]! };
-  if (parts.length === 0) return p.blobs.write((async function* () {})());
-  return p.blobs.join(parts.map((part) => part.key));
+  if (parts.length === 0) return p.blobs.write((async function* () {})(), { key });
+  return p.blobs.join(
+    parts.map((part) => part.key),
+    { key },
+  );
 }
 
 async function isUtf8(p: Pick<Ports, 'blobs'>, key: string): Promise<boolean> {

@@ -1,0 +1,89 @@
+import { finishAccountRemoval, type AccountDeps } from '../admin/remove-account.js';
+import { finishTreeRemoval, type TreeDeps } from '../folders/remove-tree.js';
+import type { HeldAmounts, Ports } from '../ports/index.js';
+import { finishFileRemoval } from '../remove-files.js';
+
+export type RecoveryDeps = TreeDeps & AccountDeps & Pick<Ports, 'instance'>;
+export type RecoveryOutcome = 'settled' | 'released' | 'kept' | 'finished';
+
+/**
+ * Finishes or undoes one piece of work of an instance that is gone. A task (a removal) is finished from wherever it
+ * was cut. An upload's hold is settled if its file was recorded (the counts now belong to the record), handed to its
+ * resumable upload if that still lives (its expiry decides), handed to the upload's own hold if it is an append whose
+ * part was committed, and released otherwise: counts and upload slot come back. Each change to the hold applies only
+ * while it still names the gone instance, so an instance that took the hold over meanwhile (completing a resumable
+ * upload) wins. Once the hold is settled or released, the blobs it listed that no record names go: bytes renamed
+ * into place before their record was written.
+ */
+export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<RecoveryOutcome> {
+  switch (hold.task?.kind) {
+    case 'files':
+      await finishFileRemoval(p, hold);
+      return 'finished';
+    case 'tree':
+      await finishTreeRemoval(p, hold);
+      return 'finished';
+    case 'user':
+      await finishAccountRemoval(p, hold);
+      return 'finished';
+  }
+  const { userId, holdId } = hold;
+  const by = hold.by ?? undefined;
+  const session = await p.uploads.findById(holdId);
+  if (session?.ownerId === userId) {
+    if (by !== undefined) await p.usage.disownHold(userId, holdId, by);
+    return 'kept';
+  }
+  const file = await p.files.findById(holdId);
+  if (file?.ownerId === userId) {
+    if (await p.usage.settleHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
+    return 'settled';
+  }
+  if (await handedToUpload(p, hold)) return 'kept';
+  if (await p.usage.releaseHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
+  return 'released';
+}
+
+/** An append cut after its part was committed: its metered bytes go to the upload's hold, as the append would have. */
+async function handedToUpload(p: RecoveryDeps, { userId, holdId, amounts, blobs }: HeldAmounts): Promise<boolean> {
+  for (const key of blobs) {
+    const session = await p.uploads.findByPart(key);
+    if (session?.ownerId !== userId) continue;
+    const to = { id: session.id, at: p.clock.now() };
+    return p.usage.moveHeld(userId, holdId, to, 'storage', amounts.storage ?? 0);
+  }
+  return false;
+}
+
+/** Deletes those of `keys` that no file and no unfinished upload names. */
+async function dropUnnamed(p: RecoveryDeps, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const [files, parts] = await Promise.all([p.files.referencedBlobKeys(keys), p.uploads.referencedPartKeys(keys)]);
+  const unnamed = keys.filter((key) => !files.has(key) && !parts.has(key));
+  // A delete that fails leaves an orphan for the hourly sweep of orphan blobs; the counts are right either way.
+  await Promise.allSettled(unnamed.map((key) => p.blobs.delete(key)));
+}
+
+/**
+ * The order work is finished in: files first (their slices belong to a folder delete), then folder deletes, then an
+ * account's deletion, uploads last.
+ */
+const ORDER = { files: 0, tree: 1, user: 2 } as const;
+export const inOrder = (holds: readonly HeldAmounts[]) =>
+  [...holds].sort((a, b) => (a.task ? ORDER[a.task.kind] : 3) - (b.task ? ORDER[b.task.kind] : 3));
+
+/**
+ * Finishes what instances now gone left of one user's work, before a delete of theirs starts: a delete repeated after
+ * a crash thus finishes the one cut short. Best effort: the user's own delete must not fail for it (the sweep of gone
+ * instances tries again).
+ */
+export async function recoverUserWork(p: RecoveryDeps, userId: string): Promise<void> {
+  try {
+    const named = (await p.usage.holdsOf(userId)).filter((hold) => hold.by !== null);
+    if (named.length === 0) return;
+    const gone = await p.instance.gone(named.map((hold) => hold.by!));
+    for (const hold of inOrder(named.filter((h) => gone.has(h.by!)))) await recoverHold(p, hold);
+  } catch {
+    // Left for the sweep.
+  }
+}

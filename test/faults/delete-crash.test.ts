@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { createCore, type Core, type InstanceLeases, type Ports } from '../../src/application/index.js';
+import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
+import {
+  ensureIndexes,
+  MongoCollectionRepository,
+  MongoFileRepository,
+  MongoFolderRepository,
+  MongoInstanceLeases,
+  MongoShareRepository,
+  MongoUsageCounter,
+} from '../../src/adapters/mongodb/index.js';
+import type { Actor } from '../../src/domain/index.js';
+import { bytes, makeCore, signUp } from '../support/core.js';
+import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+
+const target = await getMongoUri();
+if (!target) console.log(MONGO_SKIP_MESSAGE);
+
+/** Where the records a delete touches, the counters and the leases live; users and bytes stay in memory. */
+type Backing = () => Promise<{
+  ports: Partial<Pick<Ports, 'usage' | 'files' | 'folders' | 'shares' | 'collections'>>;
+  leases: InstanceLeases;
+}>;
+
+/** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
+const dead = () => new Promise<never>(() => {});
+
+type PortName = 'files' | 'folders' | 'usage' | 'shares' | 'collections' | 'blobs';
+
+/**
+ * Where a kill can cut a folder delete: right after the `nth` call of a port method completed (its write reached the
+ * database), the process is gone.
+ */
+interface Cut {
+  name: string;
+  port: PortName;
+  method: string;
+  nth?: number;
+}
+
+const CUTS: Cut[] = [
+  { name: 'after its task was written, before the folder was marked', port: 'usage', method: 'beginTask' },
+  { name: 'after the folder was marked, before any file was claimed', port: 'folders', method: 'markDeleting' },
+  { name: 'after the files were claimed, before their counts were fixed', port: 'files', method: 'claim' },
+  { name: 'after the files’ counts were fixed, before their shares went', port: 'usage', method: 'fixHeld' },
+  { name: 'after the files’ shares went, before their collection entries', port: 'shares', method: 'deleteByItems' },
+  { name: 'after the file records went, before their bytes', port: 'files', method: 'deleteClaimed' },
+  { name: 'after some of the bytes went', port: 'blobs', method: 'delete', nth: 120 },
+  { name: 'after the folders were claimed, before their counts were fixed', port: 'folders', method: 'claimDeleting' },
+  { name: 'after the folders’ counts were fixed', port: 'usage', method: 'fixHeld', nth: 2 },
+  { name: 'after the folder records went, before their counts', port: 'folders', method: 'deleteClaimed' },
+];
+
+/** The ports of an instance that dies once `cut` is reached; `reached` tells the test. */
+function dyingAt(ports: Ports, cut: Cut, reached: () => void): Ports {
+  let calls = 0;
+  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const wrapped = Object.assign(Object.create(port) as object, {
+    [cut.method]: async (...args: unknown[]) => {
+      const result = await port[cut.method]!(...args);
+      if (++calls < (cut.nth ?? 1)) return result;
+      reached();
+      return dead();
+    },
+  });
+  return { ...ports, [cut.port]: wrapped };
+}
+
+/** A tree of 200 files in three folders, with shares (of files and of a folder) and collection entries. */
+async function populate(core: Core, actor: Actor) {
+  const root = await core.createFolder.execute({ actor, name: 'big', parentId: null });
+  const subs = [
+    await core.createFolder.execute({ actor, name: 'one', parentId: root.id }),
+    await core.createFolder.execute({ actor, name: 'two', parentId: root.id }),
+  ];
+  const folders = [root, ...subs];
+  const fileIds: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const folderId = folders[i % 3]!.id;
+    const content = bytes(`file number ${i} `.repeat(1 + (i % 7)));
+    const file = await core.uploadFile.execute({ actor, folderId, name: null, filename: `f${i}.txt`, mime: undefined, content });
+    fileIds.push(file.id);
+  }
+  for (const id of fileIds.slice(0, 3)) await core.createShare.execute({ actor, type: 'file', id });
+  await core.createShare.execute({ actor, type: 'folder', id: subs[0]!.id });
+  const collection = await core.createCollection.execute({ actor, name: 'picked' });
+  for (const fileId of fileIds.slice(10, 15)) await core.addToCollection.execute({ actor, id: collection.id, fileId });
+  // Kept, outside the tree: a file, a folder and a share that must survive.
+  const keptFolder = await core.createFolder.execute({ actor, name: 'kept', parentId: null });
+  const kept = await core.uploadFile.execute({
+    actor,
+    folderId: keptFolder.id,
+    name: null,
+    filename: 'kept.txt',
+    mime: undefined,
+    content: bytes('kept bytes'),
+  });
+  await core.createShare.execute({ actor, type: 'file', id: kept.id });
+  await core.addToCollection.execute({ actor, id: collection.id, fileId: kept.id });
+  return { root, collection, kept, keptFolder };
+}
+
+/** The counters as the records say they should be, and what the counters say. */
+async function audit(ports: Ports, userId: string) {
+  const files = await ports.files.listByOwner(userId);
+  const expected = {
+    files: files.length,
+    storage: files.reduce((sum, f) => sum + f.size, 0),
+    folders: (await ports.folders.listByOwner(userId)).length,
+    shares: (await ports.shares.listByOwner(userId)).length,
+  };
+  const { files: f, storage, folders, shares } = await ports.usage.get(userId);
+  return { expected, counted: { files: f, storage, folders, shares } };
+}
+
+async function setUp(backing: Backing) {
+  const made = makeCore({ limits: { files: 1000 } });
+  const backed = await backing();
+  const ports: Ports = { ...made.ports, ...backed.ports };
+  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
+  const alice = await signUp({ core: b!.core, ports }, 'alice');
+  const tree = await populate(b!.core, alice.actor);
+  const pass = async (ms: number, ...running: TestInstance[]) => {
+    for (let left = ms; left > 0; left -= LEASE_MS / 2) {
+      made.clock.advance(Math.min(left, LEASE_MS / 2));
+      for (const instance of running) await instance.keeper.renew();
+    }
+  };
+  return { ports, a: a!, b: b!, alice, pass, ...tree };
+}
+
+/** Deletes the tree on instance `a`, which dies at `cut`. */
+async function deleteUntilCut(a: TestInstance, actor: Actor, rootId: string, cut: Cut): Promise<void> {
+  let reached!: () => void;
+  const there = new Promise<void>((resolve) => (reached = resolve));
+  void createCore(dyingAt(a.ports, cut, reached))
+    .deleteFolder.execute({ actor, id: rootId })
+    .catch(() => undefined);
+  await there;
+}
+
+/** What must hold once the cut delete is finished: the tree gone whole, the rest untouched, counters exact. */
+async function expectFinished(t: Awaited<ReturnType<typeof setUp>>, treeGone: boolean): Promise<void> {
+  const { ports, alice } = t;
+  const { expected, counted } = await audit(ports, alice.userId);
+  expect(counted).toEqual(expected);
+  const files = await ports.files.listByOwner(alice.userId);
+  if (treeGone) {
+    expect(files.map((f) => f.id)).toEqual([t.kept.id]);
+    expect((await ports.folders.listByOwner(alice.userId)).map((f) => f.id)).toEqual([t.keptFolder.id]);
+    expect((await ports.shares.listByOwner(alice.userId)).map((s) => s.itemId)).toEqual([t.kept.id]);
+    expect((await ports.collections.findById(t.collection.id))!.fileIds).toEqual([t.kept.id]);
+    expect(expected).toEqual({ files: 1, storage: 'kept bytes'.length, folders: 1, shares: 1 });
+  } else {
+    expect(files).toHaveLength(201);
+  }
+  // No blob that no record names, and no task left.
+  const keys = (ports.blobs as unknown as { keys(): string[] }).keys();
+  expect(keys.sort()).toEqual(files.map((f) => f.blobKey).sort());
+  expect(await ports.usage.holdsOf(alice.userId)).toEqual([]);
+  // The auditor agrees: nothing to repair.
+  expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
+}
+
+function deleteCrashSuite(name: string, backing: Backing): void {
+  describe(`a folder delete of 200 files cut by the death of its instance (${name}, two instances)`, () => {
+    for (const cut of CUTS) {
+      const neverBegan = cut.method === 'beginTask';
+      describe(cut.name, () => {
+        it(`is ${neverBegan ? 'dropped' : 'finished'} by the other instance's sweep once the lease ran out`, async () => {
+          const t = await setUp(backing);
+          await deleteUntilCut(t.a, t.alice.actor, t.root.id, cut);
+          await t.pass(LEASE_MS - 1, t.b);
+          expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ finished: 0 });
+          await t.pass(1, t.b);
+          expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+          await expectFinished(t, !neverBegan);
+          expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, finished: 0 });
+        });
+
+        it('is finished by the delete repeated on the other instance once the lease ran out', async () => {
+          const t = await setUp(backing);
+          await deleteUntilCut(t.a, t.alice.actor, t.root.id, cut);
+          await t.pass(LEASE_MS, t.b);
+          await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.root.id }).catch((err: { code?: string }) => {
+            // The finished delete took the folder already: the repeat finds none.
+            expect(err.code).toBe('not_found');
+          });
+          await expectFinished(t, true);
+        });
+      });
+    }
+
+    it('repeated while the dying instance may still live, finishes all but what it claimed; its sweep the rest', async () => {
+      const t = await setUp(backing);
+      await deleteUntilCut(t.a, t.alice.actor, t.root.id, { name: '', port: 'usage', method: 'fixHeld' });
+      await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.root.id });
+      // The 200 files claimed by the instance that died stay until its lease has run out; everything else went.
+      expect(await t.ports.files.listByOwner(t.alice.userId)).toHaveLength(201);
+      expect((await t.ports.folders.listByOwner(t.alice.userId)).map((f) => f.id)).toEqual([t.keptFolder.id]);
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 2, failed: 0 });
+      await expectFinished(t, true);
+    });
+  });
+
+  describe(`an account's deletion cut by the death of its instance (${name})`, () => {
+    const cuts: Cut[] = [
+      { name: 'after its task was written, before anything went', port: 'usage', method: 'beginTask' },
+      { name: 'after some file bytes went', port: 'blobs', method: 'delete', nth: 50 },
+      { name: 'after the user record went, before its counters', port: 'folders', method: 'deleteMany' },
+    ];
+    for (const cut of cuts) {
+      it(`${cut.name}: is finished by the other instance's sweep once the lease ran out`, async () => {
+        const t = await setUp(backing);
+        const admin = await signUp({ core: t.b.core, ports: t.ports }, 'root', 'admin');
+        let reached!: () => void;
+        const there = new Promise<void>((resolve) => (reached = resolve));
+        void createCore(dyingAt(t.a.ports, cut, reached))
+          .deleteUser.execute({ actor: admin.actor, id: t.alice.userId })
+          .catch(() => undefined);
+        await there;
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 1, failed: 0 });
+        const { ports, alice } = t;
+        expect(await ports.users.findById(alice.userId)).toBeNull();
+        expect(await ports.files.listByOwner(alice.userId)).toEqual([]);
+        expect(await ports.folders.listByOwner(alice.userId)).toEqual([]);
+        expect(await ports.shares.listByOwner(alice.userId)).toEqual([]);
+        expect(await ports.usage.holdsOf(alice.userId)).toEqual([]);
+        expect((ports.blobs as unknown as { keys(): string[] }).keys()).toEqual([]);
+        expect(await ports.usage.writers()).not.toContain(t.a.keeper.id());
+      });
+    }
+  });
+}
+
+deleteCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstanceLeases() }));
+
+describe.skipIf(!target)('on MongoDB', () => {
+  const databases = useFreshDatabases(target!);
+  deleteCrashSuite('MongoDB', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    return {
+      ports: {
+        usage: new MongoUsageCounter(db),
+        files: new MongoFileRepository(db),
+        folders: new MongoFolderRepository(db),
+        shares: new MongoShareRepository(db),
+        collections: new MongoCollectionRepository(db),
+      },
+      leases: new MongoInstanceLeases(db),
+    };
+  });
+});
