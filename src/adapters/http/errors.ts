@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import type { ErrorCode } from '../../domain/index.js';
 import { isDomainError } from '../../domain/index.js';
-import type { HttpLogger } from './http-logger.js';
+import type { HttpLogger } from './http-options.js';
 import { validationError } from './validation.js';
 import { EVERY_ANSWER } from './answer-headers.js';
 

@@ -4,31 +4,9 @@ import Koa from 'koa';
 import { Core } from '../../application/contract.js';
 import { Auth, type AuthState } from './auth.js';
 import { errorMiddleware } from './errors.js';
-import type { HttpLogger } from './http-logger.js';
-import type { PersistenceName } from './persistence-name.js';
+import { HttpOptions } from './http-options.js';
 import { registerRoutes } from './routes/index.js';
 import { shareUrls } from './share-urls.js';
-
-export type { HttpLogger } from './http-logger.js';
-
-export const HttpOptions = Symbol('HttpOptions');
-export interface HttpOptions {
-  /** Largest file a single upload may carry, in bytes. */
-  maxUploadBytes: number;
-  /** Where records live, named by GET /health and GET /api/auth/session (the dashboard warns on memory). */
-  persistence: PersistenceName;
-  logger: HttpLogger;
-  /** Reverse proxies whose X-Forwarded-* entries are believed (TRUST_PROXY); default 0: none. */
-  trustProxy?: number;
-  /** The built front end (web/dist); absent: no pages and no /assets. */
-  webDir?: string;
-  /** The base of every `url` handed out (PUBLIC_URL, no trailing slash); without it, each request's own origin. */
-  publicUrl?: string | null;
-  /** How long the browser keeps its session cookie, in seconds: the session's longest life (SESSION_MAX_DAYS). */
-  sessionCookieMaxAge?: number;
-  /** REGISTRATION=open: the sign-in page offers to create an account. */
-  registrationOpen?: boolean;
-}
 
 // A client that goes away mid-download is routine, not a server fault.
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);

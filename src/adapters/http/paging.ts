@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, type PageRequest } from '../../application/index.js';
 import { badRequest } from '../../domain/index.js';
-import type { HttpOptions } from './http-app.js';
+import type { HttpOptions } from './http-options.js';
 import { publicBase } from './public-url.js';
 import { validationError } from './validation.js';
 

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { FileView } from '../../../src/application/views.js';
 import { formatSize } from '../format.js';
 import { PreviewSlot, previewKind } from './preview.js';
-import { fileUrl } from './share-api.js';
+import { fileUrl, type FileView } from './share-api.js';
 
 interface Props {
   shareId: string;

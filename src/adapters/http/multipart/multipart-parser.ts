@@ -1,4 +1,5 @@
 import type { PartHeaders } from './part-headers.js';
+import { BOUNDARY_TEXT, TOKEN } from './tokens.js';
 
 /**
  * The byte level of a multipart body (RFC 2046 §5.1.1), read as busboy 1.6 reads it: the body (after an implied CRLF,
@@ -23,9 +24,6 @@ export interface MultipartEvents {
   /** The closing delimiter: the form is complete and the rest (the epilogue) is ignored. */
   formEnd(): void;
 }
-
-/** What a boundary may hold: printable ASCII and tab (RFC 2046 boundaries are ASCII). */
-export const BOUNDARY_TEXT = /^[\x20-\x7e\t]*$/;
 
 export class MultipartError extends Error {
   override readonly name = 'MultipartError';
@@ -263,14 +261,6 @@ const VALUE_CR = 3;
 const LINE_END = 4;
 /** After the empty line's CR: LF must follow. */
 const END_CR = 5;
-
-const TOKEN = new Uint8Array(256);
-for (const char of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-  TOKEN[char.charCodeAt(0)] = 1;
-}
-
-/** An RFC 9110 token character (of a header name, a type, a parameter name); any code, in or out of a byte's range. */
-export const isTokenChar = (code: number): boolean => TOKEN[code] === 1;
 
 /** A field value's bytes (field-vchar, obs-text, SP and HTAB): no control characters. */
 const isValueByte = (byte: number): boolean => byte === HT || (byte >= SP && byte !== 0x7f);

@@ -1,4 +1,4 @@
-import { BOUNDARY_TEXT, isTokenChar } from './multipart-parser.js';
+import { BOUNDARY_TEXT, isTokenChar } from './tokens.js';
 
 /**
  * The text side of multipart/form-data (RFC 7578, RFC 2046): Content-Type and Content-Disposition values with their

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Core } from '../../../application/contract.js';
 import type { Auth, AuthState } from '../auth.js';
-import type { HttpOptions } from '../http-app.js';
+import type { HttpOptions } from '../http-options.js';
 
 export type AppRouter = Router<AuthState>;
 

@@ -1,5 +1,4 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { ShareKey } from '../../../application/contract.js';
 import { DomainError, isDomainError } from '../../../domain/index.js';
 import { fromOwnOrigin } from '../csrf.js';
@@ -7,7 +6,7 @@ import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
 import { folderPageUrl, publicBase, shareUrl } from '../public-url.js';
 import { sendArchive } from '../send-archive.js';
 import { sendContent } from '../send-content.js';
-import { parse, parseId } from '../validation.js';
+import { parse, parseId, previewQuery, unlockBody } from '../validation.js';
 import { grantCookie, setGrantCookie } from '../web/grant-cookie.js';
 import { isLinkPreviewBot } from '../web/link-preview-bots.js';
 import type { PageData } from '../web/page-data.js';
@@ -15,9 +14,6 @@ import { sendPage } from '../web/send-page.js';
 import type { WebAssets } from '../web/web-assets.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-export const unlockBody = z.strictObject({ password: z.string() });
-/** `preview=1`: the page shows the bytes inline as part of its visit (ShareKey.preview). */
-export const previewQuery = z.object({ preview: z.literal('1').optional() });
 const isPreview = (ctx: Context) => parse(previewQuery, ctx.query).preview === '1';
 
 const STATUS: Record<PageData['state'], number> = {

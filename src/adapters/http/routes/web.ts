@@ -3,21 +3,8 @@ import { sendWebFile } from '../web/send-web-file.js';
 import { loadWebAssets } from '../web/web-assets.js';
 import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../web/web-headers.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
+import { DASHBOARD_PATHS } from './dashboard-paths.js';
 import { sharePageRoutes } from './share-page.js';
-
-/** The dashboard's own paths: the page reads the path and shows that view (see web/src/dash/routes.ts). */
-export const DASHBOARD_PATHS = [
-  '/',
-  '/files/:folderId',
-  '/shares',
-  '/pastes',
-  '/collections',
-  '/collections/:id',
-  '/usage',
-  '/tokens',
-  '/account',
-  '/admin',
-];
 
 /**
  * The browser front end (web/dist, built by Vite): its hashed assets, and the pages rendered from its HTML shell
