@@ -6,7 +6,7 @@ import {
   GUESSES_PER_TARGET_WHILE_SPRAYING,
   SPRAYED_TARGETS,
   UNKNOWN_SHARE_LOOKUPS,
-} from '../../src/application/throttle-rules.js';
+} from '../../src/application/auth/throttle-rules.js';
 import { makeCore, signUp } from '../support/core.js';
 import { makeHttp, type HttpTest, type Reply } from '../support/http.js';
 

@@ -1,5 +1,5 @@
-import { DomainError } from '../domain/index.js';
-import type { Tally, Throttle, ThrottleKey } from './ports/index.js';
+import { DomainError } from '../../domain/index.js';
+import type { Tally, Throttle, ThrottleKey } from '../ports/index.js';
 import { GUESSES_PER_TARGET_WHILE_SPRAYING, type GuessKeys } from './throttle-rules.js';
 
 /** One answer for every lockout, so a locked-out client learns nothing more (not even whether its guess was right). */

@@ -1,7 +1,7 @@
-import type { StoredFile } from '../domain/index.js';
-import { dispositionFor, isActiveContent, isCodeType, servedType } from '../domain/index.js';
-import type { FileContent } from './contract.js';
-import type { Ports } from './ports/index.js';
+import type { StoredFile } from '../../domain/index.js';
+import { dispositionFor, isActiveContent, isCodeType, servedType } from '../../domain/index.js';
+import type { FileContent } from '../contract.js';
+import type { Ports } from '../ports/index.js';
 
 /** The one mapping from a stored file to what serving its bytes needs; owner reads and share reads both use it. */
 export function fileContent(p: Pick<Ports, 'blobs'>, file: StoredFile): FileContent {

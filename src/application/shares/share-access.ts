@@ -1,10 +1,10 @@
-import type { Actor, Share, ShareCounter, ShareTarget } from '../domain/index.js';
-import { DomainError, assertMay, gone, isShareActive, notFound, shareReaches, unauthorized } from '../domain/index.js';
-import type { Ports } from './ports/index.js';
-import type { ClientAddress, FileContent, ReadAccess, ShareKey } from './contract.js';
-import { judgeGuess, rateLimited } from './judge-guess.js';
-import { grantOpens } from './shares/share-grant.js';
-import { sharePasswordKeys, unknownShareKey } from './throttle-rules.js';
+import type { Actor, Share, ShareCounter, ShareTarget } from '../../domain/index.js';
+import { DomainError, assertMay, gone, isShareActive, notFound, shareReaches, unauthorized } from '../../domain/index.js';
+import type { Ports } from '../ports/index.js';
+import type { ClientAddress, FileContent, ReadAccess, ShareKey } from '../contract.js';
+import { judgeGuess, rateLimited } from '../auth/judge-guess.js';
+import { grantOpens } from './share-grant.js';
+import { sharePasswordKeys, unknownShareKey } from '../auth/throttle-rules.js';
 
 type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
 

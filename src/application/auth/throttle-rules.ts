@@ -1,5 +1,5 @@
-import { normalizeUsername } from '../domain/index.js';
-import type { ThrottleKey, ThrottleRule } from './ports/index.js';
+import { normalizeUsername } from '../../domain/index.js';
+import type { ThrottleKey, ThrottleRule } from '../ports/index.js';
 
 /*
  * Every throttle figure of Coffer. docs/SECURITY.md ("Throttling") lists them and the model; change both together.
