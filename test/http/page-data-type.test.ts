@@ -1,5 +1,5 @@
 import { expectTypeOf, it } from 'vitest';
-import type { PageData as ServerPageData } from '../../src/adapters/http/web/page-data.js';
+import type { PageData as ServerPageData } from '../../src/adapters/http/responses/pages/page-data.js';
 import type { PageData as WebPageData } from '../../web/src/api.js';
 
 // The share page reads its data block with a type of its own (web/src imports nothing from src). These checks are

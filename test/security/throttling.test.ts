@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientAddress, throttleGroup } from '../../src/adapters/http/client-address.js';
+import { clientAddress, throttleGroup } from '../../src/adapters/http/server/client-address.js';
 import {
   GUESSES_PER_TARGET_AND_ADDRESS,
   GUESSES_PER_TARGET_PER_HOUR,

@@ -6,7 +6,7 @@ export type ShareView = components['schemas']['Share'];
 export type PageShare = ShareView;
 
 /**
- * What the server wrote into the page's data block (src/adapters/http/web/page-data.ts): no API answer, so no
+ * What the server wrote into the page's data block (src/adapters/http/responses/pages/page-data.ts): no API answer, so no
  * generated type names it. test/http/page-data-type.test.ts keeps this type and the server's in step.
  */
 export type PageData =

@@ -2,11 +2,11 @@ import Router from '@koa/router';
 import { inject, injectable } from 'inversify';
 import Koa from 'koa';
 import { Core } from '../../application/contract.js';
-import { Auth, type AuthState } from './auth.js';
-import { errorMiddleware } from './errors.js';
+import { Auth, type AuthState } from './session/auth.js';
+import { errorMiddleware } from './responses/errors.js';
 import { HttpOptions } from './http-options.js';
 import { registerRoutes } from './routes/index.js';
-import { shareUrls } from './share-urls.js';
+import { shareUrls } from './responses/share-urls.js';
 
 // A client that goes away mid-download is routine, not a server fault.
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);

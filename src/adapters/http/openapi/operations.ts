@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { pageQuery } from '../paging.js';
+import { pageQuery } from '../routes/paging.js';
 import { DASHBOARD_PATHS } from '../routes/dashboard-paths.js';
-import { UPLOAD_FORM } from '../upload-fields.js';
+import { UPLOAD_FORM } from '../uploads/upload-fields.js';
 import * as body from '../validation.js';
 
 /** Who may call a route: the token types it accepts (`x-token-types`), or none. */
@@ -65,7 +65,7 @@ const BYTES_OK: Answer[] = [
   { status: 206, description: 'One range of the content (`Content-Range`)', body: 'bytes' },
   { status: 304, description: 'Not modified (`If-None-Match` / `If-Modified-Since`)' },
 ];
-/** The page's bytes, preview or not, are answered as every download is (send-content.ts): PDF is an attachment too. */
+/** The page's bytes, preview or not, are answered as every download is (responses/send-file-content.ts): PDF is an attachment too. */
 const PREVIEW_POLICY = {
   'Content-Security-Policy': '`sandbox`',
   'X-Content-Type-Options': '`nosniff`',

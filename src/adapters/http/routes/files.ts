@@ -1,11 +1,11 @@
 import type { FileView } from '../../../application/views.js';
-import { answerNow } from '../answer-now.js';
-import { publicBase } from '../public-url.js';
-import { addShareUrls } from '../share-urls.js';
-import { actorOf } from '../auth.js';
+import { answerNow } from '../responses/answer-now.js';
+import { publicBase } from '../server/public-url.js';
+import { addShareUrls } from '../responses/share-urls.js';
+import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { sendContent } from '../send-content.js';
-import { receiveUpload } from '../upload.js';
+import { sendContent } from '../responses/send-file-content.js';
+import { receiveUpload } from '../uploads/multipart-upload.js';
 import { fileUpdateBody, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 

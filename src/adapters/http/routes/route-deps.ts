@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Core } from '../../../application/contract.js';
-import type { Auth, AuthState } from '../auth.js';
+import type { Auth, AuthState } from '../session/auth.js';
 import type { HttpOptions } from '../http-options.js';
 
 export type AppRouter = Router<AuthState>;

@@ -1,17 +1,17 @@
 import type { Context } from 'koa';
 import type { ShareKey } from '../../../application/contract.js';
 import { DomainError, isDomainError } from '../../../domain/index.js';
-import { fromOwnOrigin } from '../csrf.js';
+import { fromOwnOrigin } from '../session/csrf.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
-import { folderPageUrl, publicBase, shareUrl } from '../public-url.js';
-import { sendArchive } from '../send-archive.js';
-import { sendContent } from '../send-content.js';
+import { folderPageUrl, publicBase, shareUrl } from '../server/public-url.js';
+import { sendArchive } from '../responses/send-archive.js';
+import { sendContent } from '../responses/send-file-content.js';
 import { parse, parseId, previewQuery, unlockBody } from '../validation.js';
-import { grantCookie, setGrantCookie } from '../web/grant-cookie.js';
-import { isLinkPreviewBot } from '../web/link-preview-bots.js';
-import type { PageData } from '../web/page-data.js';
-import { sendPage } from '../web/send-page.js';
-import type { WebAssets } from '../web/web-assets.js';
+import { grantCookie, setGrantCookie } from '../session/grant-cookie.js';
+import { isLinkPreviewBot } from './link-preview-bots.js';
+import type { PageData } from '../responses/pages/page-data.js';
+import { sendPage } from '../responses/pages/send-share-page.js';
+import type { WebAssets } from '../responses/pages/web-assets.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
 const isPreview = (ctx: Context) => parse(previewQuery, ctx.query).preview === '1';

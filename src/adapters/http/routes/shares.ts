@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import type { ShareView } from '../../../application/views.js';
-import { actorOf, sharePassword } from '../auth.js';
+import { actorOf, sharePassword } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { publicBase, shareUrl } from '../public-url.js';
-import { sendContent } from '../send-content.js';
+import { publicBase, shareUrl } from '../server/public-url.js';
+import { sendContent } from '../responses/send-file-content.js';
 import { parse, parseId, shareCreateBody, shareUpdateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 

@@ -1,9 +1,9 @@
-import { actorOf } from '../auth.js';
+import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { contentDispositionOf } from '../header-text.js';
-import { publicBase } from '../public-url.js';
-import { sharexConfig } from '../sharex-config.js';
-import { linkNext, parsePage } from '../paging.js';
+import { contentDispositionOf } from '../responses/content-disposition.js';
+import { publicBase } from '../server/public-url.js';
+import { sharexConfig } from '../responses/sharex-config.js';
+import { linkNext, parsePage } from './paging.js';
 import { parse, parseId, tokenCreateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 

@@ -1,7 +1,7 @@
 import { DomainError } from '../../../domain/index.js';
-import { sendWebFile } from '../web/send-web-file.js';
-import { loadWebAssets } from '../web/web-assets.js';
-import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../web/web-headers.js';
+import { sendWebFile } from '../responses/pages/send-web-file.js';
+import { loadWebAssets } from '../responses/pages/web-assets.js';
+import { ASSET_HEADERS, IMMUTABLE, PAGE_HEADERS } from '../responses/pages/web-headers.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 import { DASHBOARD_PATHS } from './dashboard-paths.js';
 import { sharePageRoutes } from './share-page.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { badRequest } from '../../../domain/index.js';
+import { badRequest } from '../../../../domain/index.js';
 import { streamChunks } from '../stream-chunks.js';
 import { checksumMismatch } from './tus-headers.js';
 

@@ -1,4 +1,4 @@
-import type { ShareView } from '../../../application/views.js';
+import type { ShareView } from '../../../../application/views.js';
 
 /** A share as its page shows it: the API's view plus its page address. */
 export type PageShare = ShareView & { url: string };

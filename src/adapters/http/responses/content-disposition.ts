@@ -1,5 +1,5 @@
 import contentDisposition from 'content-disposition';
-import { wellFormed } from '../../domain/index.js';
+import { wellFormed } from '../../../domain/index.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

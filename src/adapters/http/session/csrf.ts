@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { forbidden } from '../../domain/index.js';
-import { publicBase } from './public-url.js';
+import { forbidden } from '../../../domain/index.js';
+import { publicBase } from '../server/public-url.js';
 import { CSRF_HEADER, CSRF_VALUE } from './session-cookie.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

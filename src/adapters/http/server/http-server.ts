@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { paceBody } from './body-pace.js';
-import { EVERY_ANSWER } from './answer-headers.js';
+import { EVERY_ANSWER } from '../responses/answer-headers.js';
 import { boundConnections } from './connection-bound.js';
 
 /** How much of a client the server puts up with before any request handler runs. */

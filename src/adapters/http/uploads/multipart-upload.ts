@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { DomainError, badRequest } from '../../domain/index.js';
-import type { ShareOptions } from '../../application/contract.js';
+import { DomainError, badRequest } from '../../../domain/index.js';
+import type { ShareOptions } from '../../../application/contract.js';
 import {
   UPLOAD_FIELDS,
   isUploadField,

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { ShareArchive } from '../../application/contract.js';
-import { contentDispositionOf } from './header-text.js';
+import type { ShareArchive } from '../../../application/contract.js';
+import { contentDispositionOf } from './content-disposition.js';
 import { ZipStream } from './zip/zip-stream.js';
 
 /**

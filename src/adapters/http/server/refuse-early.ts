@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { EVERY_ANSWER } from './answer-headers.js';
+import { EVERY_ANSWER } from '../responses/answer-headers.js';
 
 /**
  * Answers a request from outside the app (the server's own limits), in the one error shape, and closes the

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerEarly } from './early-answer.js';
+import { answerEarly } from './refuse-early.js';
 
 /** How long a request body may take (see ServerLimits). */
 export interface BodyPace {

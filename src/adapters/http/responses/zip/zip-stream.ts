@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import type { ArchiveEntry } from '../../../application/contract.js';
+import type { ArchiveEntry } from '../../../../application/contract.js';
 import { centralHeader, descriptor, endRecords, localHeader } from './zip-records.js';
 import { layOut, type Layout } from './zip-layout.js';
 

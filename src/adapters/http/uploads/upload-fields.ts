@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { badRequest } from '../../domain/index.js';
-import type { ShareOptions } from '../../application/contract.js';
-import { id, parseField, parseId, shareMaximum, timestamp } from './validation.js';
+import { badRequest } from '../../../domain/index.js';
+import type { ShareOptions } from '../../../application/contract.js';
+import { id, parseField, parseId, shareMaximum, timestamp } from '../validation.js';
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const formInteger = z

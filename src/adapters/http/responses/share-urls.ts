@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { publicBase, shareUrl } from './public-url.js';
+import { publicBase, shareUrl } from '../server/public-url.js';
 
 type Json = unknown;
 

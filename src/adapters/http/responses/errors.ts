@@ -1,9 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import type { ErrorCode } from '../../domain/index.js';
-import { isDomainError } from '../../domain/index.js';
-import type { HttpLogger } from './http-options.js';
-import { validationError } from './validation.js';
+import type { ErrorCode } from '../../../domain/index.js';
+import { isDomainError } from '../../../domain/index.js';
+import type { HttpLogger } from '../http-options.js';
+import { validationError } from '../validation.js';
 import { EVERY_ANSWER } from './answer-headers.js';
 
 /** The one table from domain error codes to HTTP statuses. */

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { ShareGrant } from '../../../application/shares/share-grant.js';
-import { isTopLevelNavigation } from '../csrf.js';
+import { isTopLevelNavigation } from './csrf.js';
 
 const NAME = 'coffer_share';
 // What a grant looks like (share-grant.ts); anything else in the cookie is ignored rather than passed on.

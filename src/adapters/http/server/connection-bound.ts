@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { throttleGroup } from './client-address.js';
-import { answerEarly } from './early-answer.js';
+import { answerEarly } from './refuse-early.js';
 
 /** A connection over the bound gets this long to send the request it is refused on; then it is closed unanswered. */
 export const REFUSED_GRACE_MS = 2_000;

@@ -1,13 +1,13 @@
 import type { Context, Middleware } from 'koa';
-import type { Actor } from '../../domain/index.js';
-import { isDomainError, unauthorized } from '../../domain/index.js';
-import type { Core, ReadAccess } from '../../application/contract.js';
-import { clientAddress } from './client-address.js';
+import type { Actor } from '../../../domain/index.js';
+import { isDomainError, unauthorized } from '../../../domain/index.js';
+import type { Core, ReadAccess } from '../../../application/contract.js';
+import { clientAddress } from '../server/client-address.js';
 import { assertCookieWriteAllowed, fromOwnOrigin, isSafeMethod } from './csrf.js';
-import { headerText } from './header-text.js';
-import { publicBase } from './public-url.js';
+import { headerText } from '../responses/content-disposition.js';
+import { publicBase } from '../server/public-url.js';
 import { sessionCookie } from './session-cookie.js';
-import { parseId } from './validation.js';
+import { parseId } from '../validation.js';
 
 export interface AuthState {
   actor?: Actor;

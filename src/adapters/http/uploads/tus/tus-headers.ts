@@ -1,6 +1,6 @@
-import { DomainError, badRequest } from '../../../domain/index.js';
+import { DomainError, badRequest } from '../../../../domain/index.js';
 import { isUploadField, noUploadFields, setUploadField, shareOptionsOf } from '../upload-fields.js';
-import type { ShareOptions } from '../../../application/contract.js';
+import type { ShareOptions } from '../../../../application/contract.js';
 
 export const TUS_VERSION = '1.0.0';
 export const TUS_EXTENSIONS = 'creation,creation-with-upload,termination,expiration,checksum';

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import rangeParser from 'range-parser';
-import type { FileContent } from '../../application/contract.js';
-import type { ByteRange } from '../../application/ports/index.js';
-import { contentDispositionOf } from './header-text.js';
+import type { FileContent } from '../../../application/contract.js';
+import type { ByteRange } from '../../../application/ports/index.js';
+import { contentDispositionOf } from './content-disposition.js';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const quoted = (etag: string) => (etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`);

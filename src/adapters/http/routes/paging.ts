@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, type PageRequest } from '../../application/index.js';
-import { badRequest } from '../../domain/index.js';
-import type { HttpOptions } from './http-options.js';
-import { publicBase } from './public-url.js';
-import { validationError } from './validation.js';
+import { MAX_PAGE_SIZE, type PageRequest } from '../../../application/index.js';
+import { badRequest } from '../../../domain/index.js';
+import type { HttpOptions } from '../http-options.js';
+import { publicBase } from '../server/public-url.js';
+import { validationError } from '../validation.js';
 
 const wholeNumber = `must be a whole number from 1 to ${MAX_PAGE_SIZE}`;
 
