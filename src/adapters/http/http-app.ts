@@ -5,6 +5,7 @@ import { Core } from '../../application/contract.js';
 import { Auth, type AuthState } from './session/auth.js';
 import { errorMiddleware } from './responses/errors.js';
 import { HttpOptions } from './http-options.js';
+import { loadWebAssets, type WebAssets } from './responses/pages/web-assets.js';
 import { registerRoutes } from './routes/index.js';
 import { shareUrls } from './responses/share-urls.js';
 
@@ -22,6 +23,14 @@ const noStore: Koa.Middleware = async (ctx, next) => {
   if (personal && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
 };
 
+/** The built front end, read once; a directory without a build is said once at start, and the API still serves. */
+function frontEnd({ webDir, logger }: HttpOptions): WebAssets | null {
+  if (webDir === undefined) return null;
+  const web = loadWebAssets(webDir);
+  if (!web) logger.warn({ dir: webDir }, 'the web front end is not built: run npm run build:web');
+  return web;
+}
+
 /** The Koa application serving the whole API on top of the core. */
 @injectable()
 export class HttpApp {
@@ -33,7 +42,8 @@ export class HttpApp {
     const { logger } = options;
     const router = new Router<AuthState>();
     this.router = router;
-    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy, options.publicUrl ?? null), options });
+    const auth = new Auth(core, options.trustProxy, options.publicUrl ?? null);
+    registerRoutes(router, { core, auth, options, web: frontEnd(options) });
 
     this.koa = new Koa();
     this.koa.use(async (ctx, next) => {

@@ -1,6 +1,6 @@
 /**
  * What every answer carries, whoever writes it: the app (errorMiddleware, sendError), the server's own pacing and
- * connection bound (answerEarly), and Node's refusals before the app runs (http-server.ts). No body is ever sniffed
+ * connection bound (refuseEarly), and Node's refusals before the app runs (http-server.ts). No body is ever sniffed
  * into another type, and no answer's address (a share's /s/{id}, a file's, a page's) is handed to another site as a
  * Referer, from a page, a download opened in a tab, or an error.
  */

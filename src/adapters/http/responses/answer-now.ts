@@ -1,9 +1,10 @@
 import type { Context } from 'koa';
 
 /**
- * Sends a JSON answer at once, instead of leaving it to Koa once the handler returns, and resolves whether it went
- * out: true once the whole answer was handed to the operating system, false when the connection is gone first. A
- * handler that must undo its work when nobody hears of it (an upload) asks this before it commits.
+ * Sends a handler's JSON answer at once, instead of leaving it to Koa once the handler returns, and resolves whether
+ * it went out: true once the whole answer was handed to the operating system, false when the connection is gone
+ * first. A handler that must undo its work when nobody hears of it (an upload) asks this before it commits. (The
+ * server's own refusals, outside the app, are server/refuse-early.ts.)
  */
 export function answerNow(ctx: Context, status: number, body: unknown): Promise<boolean> {
   const { res } = ctx;

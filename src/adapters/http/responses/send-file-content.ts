@@ -42,10 +42,11 @@ function requestedRange(ctx: Context, content: FileContent, etag: string): ByteR
 }
 
 /**
- * Serves a file's bytes as a stream: validators, conditional GET (304), a single Range (206/416), a safe
- * Content-Disposition (RFC 6266 filename*), and a sandbox CSP so nothing served here can run as our origin.
+ * Serves a stored file's (or a paste's) bytes as a stream: validators, conditional GET (304), a single Range
+ * (206/416), a safe Content-Disposition (RFC 6266 filename*), and a sandbox CSP so nothing served here can run as our
+ * origin. The HTML pages we render ourselves are responses/pages/send-share-page.ts.
  */
-export async function sendContent(ctx: Context, content: FileContent): Promise<void> {
+export async function sendFileContent(ctx: Context, content: FileContent): Promise<void> {
   const etag = quoted(content.etag);
   ctx.set({
     'Content-Security-Policy': 'sandbox',

@@ -4,7 +4,7 @@ import { publicBase } from '../server/public-url.js';
 import { addShareUrls } from '../responses/share-urls.js';
 import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { sendContent } from '../responses/send-file-content.js';
+import { sendFileContent } from '../responses/send-file-content.js';
 import { receiveUpload } from '../uploads/multipart-upload.js';
 import { fileUpdateBody, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
@@ -29,7 +29,7 @@ export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps
 
   router.get('/api/file/:id/content', async (ctx) => {
     const id = parseId(ctx.params.id);
-    await sendContent(ctx, await core.openFileContent.execute({ access: await auth.readAccess(ctx), id }));
+    await sendFileContent(ctx, await core.openFileContent.execute({ access: await auth.readAccess(ctx), id }));
   });
 
   router.patch('/api/file/:id', auth.required, jsonBody(), async (ctx) => {

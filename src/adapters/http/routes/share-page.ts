@@ -5,13 +5,12 @@ import { fromOwnOrigin } from '../session/csrf.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
 import { folderPageUrl, publicBase, shareUrl } from '../server/public-url.js';
 import { sendArchive } from '../responses/send-archive.js';
-import { sendContent } from '../responses/send-file-content.js';
+import { sendFileContent } from '../responses/send-file-content.js';
 import { parse, parseId, previewQuery, unlockBody } from '../validation.js';
 import { grantCookie, setGrantCookie } from '../session/grant-cookie.js';
 import { isLinkPreviewBot } from './link-preview-bots.js';
 import type { PageData } from '../responses/pages/page-data.js';
-import { sendPage } from '../responses/pages/send-share-page.js';
-import type { WebAssets } from '../responses/pages/web-assets.js';
+import { sendSharePage } from '../responses/pages/send-share-page.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
 const isPreview = (ctx: Context) => parse(previewQuery, ctx.query).preview === '1';
@@ -48,7 +47,8 @@ function pageDataOf(err: unknown): PageData {
  * goes with each plain link: previews, downloads, ranges and the archive. A visit counts one view when the page is
  * answered (or, for a protected share, when it is unlocked); previews count nothing more (ShareKey.preview).
  */
-export function sharePageRoutes(router: AppRouter, { core, auth, options }: RouteDeps, web: () => WebAssets | null) {
+export function sharePageRoutes(router: AppRouter, { core, auth, options, web }: RouteDeps): void {
+  if (!options.webDir) return;
   const base = (ctx: Context) => publicBase(ctx, options.publicUrl, options.trustProxy);
   const keyOf = (ctx: Context, id: string): ShareKey => ({
     id,
@@ -65,8 +65,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
    * share does not reach is the 404 page and counts nothing.
    */
   const page = async (ctx: Context, folder?: string) => {
-    const assets = web();
-    if (!assets) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
+    if (!web) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
     const raw = ctx.params.id ?? '';
     const url = shareUrl(base(ctx), raw);
     const pageUrl = folder === undefined ? url : folderPageUrl(url, folder);
@@ -83,7 +82,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
       if (data.state === 'locked' && folder !== undefined) data = { ...data, folderId: folder };
     }
     if (data.state === 'throttled') ctx.set('Retry-After', String(Math.ceil(data.retryAfter)));
-    sendPage(ctx, STATUS[data.state], assets.shell, data, pageUrl);
+    sendSharePage(ctx, STATUS[data.state], web.shell, data, pageUrl);
   };
 
   router.get('/s/:id', (ctx) => page(ctx));
@@ -102,13 +101,13 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   router.get('/s/:id/content', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
-    await sendContent(ctx, content);
+    await sendFileContent(ctx, content);
   });
 
   router.get('/s/:id/files/:fileId', async (ctx) => {
     const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
     const content = await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) });
-    await sendContent(ctx, content);
+    await sendFileContent(ctx, content);
   });
 
   router.get('/s/:id/folders/:folderId', async (ctx) => {

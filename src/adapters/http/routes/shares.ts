@@ -3,7 +3,7 @@ import type { ShareView } from '../../../application/views.js';
 import { actorOf, sharePassword } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
 import { publicBase, shareUrl } from '../server/public-url.js';
-import { sendContent } from '../responses/send-file-content.js';
+import { sendFileContent } from '../responses/send-file-content.js';
 import { parse, parseId, shareCreateBody, shareUpdateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
@@ -40,7 +40,7 @@ export function shareRoutes(router: AppRouter, { core, auth, options }: RouteDep
     const actor = await auth.optionalActor(ctx);
     const password = sharePassword(ctx);
     const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
-    await sendContent(ctx, content);
+    await sendFileContent(ctx, content);
   });
 
   router.patch('/api/share/:id', auth.required, jsonBody(), async (ctx) => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerEarly } from './refuse-early.js';
+import { refuseEarly } from './refuse-early.js';
 
 /** How long a request body may take (see ServerLimits). */
 export interface BodyPace {
@@ -47,7 +47,7 @@ export function paceBody(req: IncomingMessage, res: ServerResponse, pace: BodyPa
   const tooSlow = (message: string) => {
     stopWatching();
     if (req.complete) return done();
-    if (!answerEarly(res, 408, { error: 'bad_request', message })) socket.destroy();
+    if (!refuseEarly(res, 408, { error: 'bad_request', message })) socket.destroy();
   };
 
   if (!isUpload(req)) {

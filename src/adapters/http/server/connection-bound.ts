@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { throttleGroup } from './client-address.js';
-import { answerEarly } from './refuse-early.js';
+import { refuseEarly } from './refuse-early.js';
 
 /** A connection over the bound gets this long to send the request it is refused on; then it is closed unanswered. */
 export const REFUSED_GRACE_MS = 2_000;
@@ -36,7 +36,7 @@ export function boundConnections(server: Server, max: number): (req: IncomingMes
 
   return (req, res) => {
     if (!refused.has(req.socket)) return false;
-    const answered = answerEarly(res, 429, {
+    const answered = refuseEarly(res, 429, {
       error: 'rate_limited',
       message: `Too many open connections from this address (at most ${max}); close some and retry`,
       retryAfter: RETRY_AFTER,

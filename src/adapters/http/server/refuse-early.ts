@@ -2,10 +2,12 @@ import type { ServerResponse } from 'node:http';
 import { EVERY_ANSWER } from '../responses/answer-headers.js';
 
 /**
- * Answers a request from outside the app (the server's own limits), in the one error shape, and closes the
- * connection after it. Node leaves the body out for HEAD. False when an answer has already started: the caller cuts.
+ * Refuses a request from outside the app, on the server's own limits (a body too slow, too many connections): an
+ * error in the one shape, and the connection closes after it. Node leaves the body out for HEAD. False when an answer
+ * has already started: the caller cuts the connection instead. (Answers the app sends itself go through Koa, or
+ * through responses/answer-now.ts when a handler must know they were delivered.)
  */
-export function answerEarly(
+export function refuseEarly(
   res: ServerResponse,
   status: number,
   body: { error: string; message: string; retryAfter?: number },

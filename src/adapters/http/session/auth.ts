@@ -4,7 +4,7 @@ import { isDomainError, unauthorized } from '../../../domain/index.js';
 import type { Core, ReadAccess } from '../../../application/contract.js';
 import { clientAddress } from '../server/client-address.js';
 import { assertCookieWriteAllowed, fromOwnOrigin, isSafeMethod } from './csrf.js';
-import { headerText } from '../responses/content-disposition.js';
+import { headerText } from './header-text.js';
 import { publicBase } from '../server/public-url.js';
 import { sessionCookie } from './session-cookie.js';
 import { parseId } from '../validation.js';

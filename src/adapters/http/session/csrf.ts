@@ -1,7 +1,10 @@
 import type { Context } from 'koa';
 import { forbidden } from '../../../domain/index.js';
 import { publicBase } from '../server/public-url.js';
-import { CSRF_HEADER, CSRF_VALUE } from './session-cookie.js';
+
+/** The header every state-changing request authenticated by the cookie must carry (see assertCookieWriteAllowed). */
+export const CSRF_HEADER = 'X-Coffer-CSRF';
+export const CSRF_VALUE = '1';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Fetch metadata of a request a page of our own origin made, or a person typed or bookmarked. */

@@ -8,10 +8,6 @@ import type { Context } from 'koa';
 const PLAIN_NAME = 'coffer_session';
 const HOST_NAME = `__Host-${PLAIN_NAME}`;
 
-/** The header every state-changing request authenticated by the cookie must carry (see sameOriginCheck). */
-export const CSRF_HEADER = 'X-Coffer-CSRF';
-export const CSRF_VALUE = '1';
-
 // Our tokens are base64url; anything else in the cookie is not ours and is ignored.
 const TOKEN = /^[A-Za-z0-9_-]{1,512}$/;
 

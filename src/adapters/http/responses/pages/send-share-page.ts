@@ -10,10 +10,11 @@ import { PAGE_HEADERS } from './web-headers.js';
 const COMPRESS_FROM = 4096;
 
 /**
- * A share's page: made for this request (it carries the share's state and card), so never cached or revalidated;
- * a large one (a long paste) is compressed with a fast brotli setting.
+ * A share's HTML page, rendered from the built shell: made for this request (it carries the share's state and card),
+ * so never cached or revalidated; a large one (a long paste) is compressed with a fast brotli setting. The stored
+ * bytes a share hands out are responses/send-file-content.ts.
  */
-export function sendPage(ctx: Context, status: number, shell: WebFile, data: PageData, pageUrl: string): void {
+export function sendSharePage(ctx: Context, status: number, shell: WebFile, data: PageData, pageUrl: string): void {
   const html = Buffer.from(renderSharePage(shell.body.toString('utf8'), data, pageUrl));
   ctx.set({ ...PAGE_HEADERS, 'Cache-Control': 'no-store', Vary: 'Accept-Encoding' });
   ctx.set('Content-Type', 'text/html; charset=utf-8');
