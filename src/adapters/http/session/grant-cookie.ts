@@ -10,7 +10,8 @@ const pathOf = (shareId: string) => `/s/${encodeURIComponent(shareId)}`;
 
 /**
  * The grant travels in a cookie scoped to the share's own page and the routes below it: HttpOnly (no script reads
- * it), SameSite=Strict (no other site's page can use it), Secure whenever the service is reached over HTTPS.
+ * it), SameSite=Strict (no other site's page can use it), Secure whenever the service is reached over HTTPS. Written
+ * as the session cookie is (session-cookie.ts), with Max-Age.
  */
 export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant, secure: boolean): void {
   const attributes = [`Path=${pathOf(shareId)}`, `Max-Age=${grant.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
@@ -19,7 +20,8 @@ export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant,
 }
 
 /**
- * The grant the browser sent along, when it may count; the most specific path comes first when several match.
+ * The grant the browser sent along, when it may count. Read through Koa's `ctx.cookies` with the session cookie's
+ * one rule for a name sent twice: the first value counts, the one browsers put first (the most specific path).
  * `SameSite=Strict` keeps it off requests other sites start, but a page of the same site on another origin (another
  * port, a sibling subdomain) still gets it sent; so, as for the session cookie, it counts only on a request from our
  * own origin (`fromOwnOrigin`: `Sec-Fetch-Site` same-origin or none, no foreign `Origin`) or on a top-level
@@ -28,9 +30,6 @@ export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant,
  */
 export function grantCookie(ctx: Context, ownOrigin: boolean): string | null {
   if (!ownOrigin && !isTopLevelNavigation(ctx)) return null;
-  for (const pair of ctx.get('Cookie').split(';')) {
-    const [name, value = ''] = pair.trim().split('=', 2);
-    if (name === NAME && VALUE.test(value)) return value;
-  }
-  return null;
+  const value = ctx.cookies.get(NAME);
+  return value !== undefined && VALUE.test(value) ? value : null;
 }

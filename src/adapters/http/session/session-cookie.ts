@@ -11,18 +11,23 @@ const HOST_NAME = `__Host-${PLAIN_NAME}`;
 // Our tokens are base64url; anything else in the cookie is not ours and is ignored.
 const TOKEN = /^[A-Za-z0-9_-]{1,512}$/;
 
-/** The session token of the cookie, or null when the request carries none (or one that cannot be a token). */
+/**
+ * The session token of the cookie, or null when the request carries none (or one that cannot be a token). Read
+ * through Koa's `ctx.cookies`, as every cookie is (grant-cookie.ts too): a name sent twice counts once, its first
+ * value, the one browsers put first (the longest path, then the oldest). The `__Host-` name, which no other origin
+ * can set, wins over the plain one.
+ */
 export function sessionCookie(ctx: Context): string | null {
-  const values = new Map<string, string>();
-  for (const pair of (ctx.get('Cookie') || '').split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0) values.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  const value = values.get(HOST_NAME) ?? values.get(PLAIN_NAME);
+  const value = ctx.cookies.get(HOST_NAME) ?? ctx.cookies.get(PLAIN_NAME);
   return value !== undefined && TOKEN.test(value) ? value : null;
 }
 
-/** `maxAgeSeconds` null: a cookie that ends with the browser session; 0: deleted at once. */
+/**
+ * The cookie's line. `maxAgeSeconds` null: a cookie that ends with the browser session; 0: deleted at once. Written
+ * here rather than by ctx.cookies.set, which (the `cookies` package) turns a lifetime into an Expires date from this
+ * server's clock instead of Max-Age, which a browser counts on its own, and refuses Secure whenever Koa does not see
+ * the request itself as HTTPS (a PUBLIC_URL of https: behind a proxy that ends TLS, without TRUST_PROXY).
+ */
 function cookieLine(secure: boolean, value: string, maxAgeSeconds: number | null): string {
   const parts = [`${secure ? HOST_NAME : PLAIN_NAME}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Strict'];
   if (secure) parts.push('Secure');
