@@ -7,6 +7,7 @@ import { errorMiddleware } from './responses/errors.js';
 import { HttpOptions } from './http-options.js';
 import { loadWebAssets, type WebAssets } from './responses/pages/web-assets.js';
 import { registerRoutes } from './routes/index.js';
+import { proxySettings } from './server/trust-proxy.js';
 import { shareUrls } from './responses/share-urls.js';
 
 // A client that goes away mid-download is routine, not a server fault.
@@ -42,10 +43,10 @@ export class HttpApp {
     const { logger } = options;
     const router = new Router<AuthState>();
     this.router = router;
-    const auth = new Auth(core, options.trustProxy, options.publicUrl ?? null);
+    const auth = new Auth(core, options.publicUrl ?? null);
     registerRoutes(router, { core, auth, options, web: frontEnd(options) });
 
-    this.koa = new Koa();
+    this.koa = new Koa(proxySettings(options.trustProxy ?? 0));
     this.koa.use(async (ctx, next) => {
       const started = Date.now();
       await next();
@@ -53,7 +54,7 @@ export class HttpApp {
     });
     this.koa.use(noStore);
     this.koa.use(errorMiddleware(logger));
-    this.koa.use(shareUrls(options.publicUrl, options.trustProxy));
+    this.koa.use(shareUrls(options.publicUrl));
     this.koa.use(router.routes());
     this.koa.use(router.allowedMethods());
     // Errors after the response has started (a failing download stream) arrive here instead of crashing.

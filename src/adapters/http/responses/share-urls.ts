@@ -23,12 +23,12 @@ export function addShareUrls(value: Json, base: string): void {
 }
 
 /** The middleware form, for every JSON answer under /api. */
-export function shareUrls(publicUrl: string | null | undefined, trustProxy = 0): Middleware {
+export function shareUrls(publicUrl: string | null | undefined): Middleware {
   return async (ctx, next) => {
     await next();
     const body: Json = ctx.body;
     if (body !== null && typeof body === 'object' && ctx.path.startsWith('/api/')) {
-      addShareUrls(body, publicBase(ctx, publicUrl, trustProxy));
+      addShareUrls(body, publicBase(ctx, publicUrl));
     }
   };
 }

@@ -14,7 +14,7 @@ export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps
   // upload undone instead of a file it never learns of.
   router.post('/api/file', auth.required, async (ctx) => {
     const actor = actorOf(ctx);
-    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const base = publicBase(ctx, options.publicUrl);
     const deliver = (file: FileView) => {
       addShareUrls(file, base);
       return answerNow(ctx, 201, file);

@@ -45,7 +45,7 @@ export function parsePage(ctx: Context): PageRequest {
  */
 export function linkNext(
   ctx: Context,
-  options: Pick<HttpOptions, 'publicUrl' | 'trustProxy'>,
+  options: Pick<HttpOptions, 'publicUrl'>,
   path: string,
   page: PageRequest,
   nextCursor: string | null,
@@ -54,5 +54,5 @@ export function linkNext(
   const query = new URLSearchParams();
   if (page.limit !== undefined) query.set('limit', String(page.limit));
   query.set('cursor', nextCursor);
-  ctx.set('Link', `<${publicBase(ctx, options.publicUrl, options.trustProxy)}${path}?${query}>; rel="next"`);
+  ctx.set('Link', `<${publicBase(ctx, options.publicUrl)}${path}?${query}>; rel="next"`);
 }

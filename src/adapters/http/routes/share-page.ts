@@ -49,11 +49,11 @@ function pageDataOf(err: unknown): PageData {
  */
 export function sharePageRoutes(router: AppRouter, { core, auth, options, web }: RouteDeps): void {
   if (!options.webDir) return;
-  const base = (ctx: Context) => publicBase(ctx, options.publicUrl, options.trustProxy);
+  const base = (ctx: Context) => publicBase(ctx, options.publicUrl);
   const keyOf = (ctx: Context, id: string): ShareKey => ({
     id,
     password: null,
-    grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl, options.trustProxy ?? 0)),
+    grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl)),
     client: auth.client(ctx),
     peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
     preview: isPreview(ctx),

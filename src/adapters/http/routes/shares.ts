@@ -13,7 +13,7 @@ import type { AppRouter, RouteDeps } from './route-deps.js';
  */
 export function shareRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   const withUrl = (ctx: Context) => {
-    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const base = publicBase(ctx, options.publicUrl);
     return (view: ShareView) => ({ ...view, url: shareUrl(base, view.id) });
   };
 

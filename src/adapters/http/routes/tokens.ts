@@ -18,7 +18,7 @@ export function tokenRoutes(router: AppRouter, { core, auth, options }: RouteDep
   router.post('/api/token/sharex', auth.required, jsonBody(), async (ctx) => {
     const { name } = parse(tokenCreateBody, ctx.request.body);
     const created = await core.createApiToken.execute({ actor: actorOf(ctx), name });
-    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const base = publicBase(ctx, options.publicUrl);
     ctx.set('Content-Disposition', contentDispositionOf(`${sxcuName(name)}.sxcu`, 'attachment'));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = sharexConfig(base, created.token);

@@ -56,7 +56,7 @@ export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps)
     if (state.fileId) ctx.set('X-File-Id', state.fileId);
     if (state.shareId) {
       ctx.set('X-Share-Id', state.shareId);
-      ctx.set('X-Share-Url', shareUrl(publicBase(ctx, options.publicUrl, options.trustProxy), state.shareId));
+      ctx.set('X-Share-Url', shareUrl(publicBase(ctx, options.publicUrl), state.shareId));
     }
   };
 

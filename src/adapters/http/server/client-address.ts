@@ -1,21 +1,18 @@
 import { isIP } from 'node:net';
+import type { Context } from 'koa';
 
 /**
- * The client address the throttle keys a request on. The socket peer is hop 0. With `trustedHops` proxies in front,
- * each of them appended the address it saw to X-Forwarded-For, so walking the header from its end, one entry per
- * trusted hop, ends at the first hop no trusted proxy stands behind: the client. Entries further left are whatever the
- * client chose to send and are never read; without trusted hops the header is ignored.
+ * The client address the throttle keys a request on. The socket peer is hop 0. Koa's proxy settings
+ * (trust-proxy.ts) hand over the X-Forwarded-For entries the trusted proxies appended, one each (`ctx.ips`: none
+ * without TRUST_PROXY); walking them from the end ends at the first hop no trusted proxy stands behind: the client.
+ * Entries further left are whatever the client chose to send and are never read.
  */
-export function clientAddress(
-  socket: string | undefined,
-  forwardedFor: string | undefined,
-  trustedHops: number,
-): string {
-  let client = hostOf(socket ?? '');
+export function clientAddress(ctx: Pick<Context, 'ips' | 'req'>): string {
+  let client = hostOf(ctx.req.socket.remoteAddress ?? '');
   if (client === null) return 'unknown';
-  const hops = trustedHops > 0 && forwardedFor ? forwardedFor.split(',').reverse() : [];
-  for (const hop of hops.slice(0, trustedHops)) {
-    const host = hostOf(hop.trim());
+  const hops = ctx.ips;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const host = hostOf(hops[i]!);
     // A proxy that wrote garbage vouches for nothing beyond itself: stay with the last address it did give.
     if (host === null) break;
     client = host;

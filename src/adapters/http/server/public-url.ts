@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { trustedHops } from './trust-proxy.js';
 
 const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 const PROTOCOLS = new Set(['http', 'https']);
@@ -7,6 +8,7 @@ const PROTOCOLS = new Set(['http', 'https']);
  * The entry of an X-Forwarded-* header that the trusted proxies vouch for: as with X-Forwarded-For, each proxy that
  * appends adds one entry at the end, so with `hops` proxies it is the `hops`-th from the end (the first, when fewer
  * proxies wrote one). Undefined without trusted proxies: the header is then whatever the client chose to send.
+ * (Koa's own ctx.host and ctx.protocol read the first entry, which behind appending proxies is the client's.)
  */
 function forwarded(header: string, hops: number): string | undefined {
   if (hops <= 0 || header === '') return undefined;
@@ -26,10 +28,11 @@ function localHost(ctx: Context): string {
  * its scheme and host taken from X-Forwarded-Proto and X-Forwarded-Host only behind trusted proxies (TRUST_PROXY),
  * and from the connection and the Host header otherwise. A forwarded value that is not a scheme or a host is ignored.
  */
-export function publicBase(ctx: Context, publicUrl: string | null | undefined, trustProxy = 0): string {
+export function publicBase(ctx: Context, publicUrl: string | null | undefined): string {
   if (publicUrl) return publicUrl;
-  const proto = forwarded(ctx.get('X-Forwarded-Proto'), trustProxy)?.toLowerCase();
-  const host = forwarded(ctx.get('X-Forwarded-Host'), trustProxy);
+  const hops = trustedHops(ctx);
+  const proto = forwarded(ctx.get('X-Forwarded-Proto'), hops)?.toLowerCase();
+  const host = forwarded(ctx.get('X-Forwarded-Host'), hops);
   const encrypted = 'encrypted' in ctx.req.socket && ctx.req.socket.encrypted === true;
   const scheme = proto && PROTOCOLS.has(proto) ? proto : encrypted ? 'https' : 'http';
   const ownHost = ctx.get('Host');

@@ -39,28 +39,27 @@ export function tokenFrom(header: string | undefined): string | null {
 
 export class Auth {
   /**
-   * `trustProxy`: how many reverse proxies' X-Forwarded-For entries to believe (TRUST_PROXY); `publicUrl`: the
-   * public base (PUBLIC_URL), one of the origins a browser session accepts requests from.
+   * `publicUrl`: the public base (PUBLIC_URL), one of the origins a browser session accepts requests from. Which
+   * forwarded headers count (TRUST_PROXY) is the app's proxy settings (server/trust-proxy.ts).
    */
   constructor(
     private readonly core: Core,
-    private readonly trustProxy = 0,
     private readonly publicUrl: string | null = null,
   ) {}
 
   /** Whether the cookie set for this request must be Secure: the public base is HTTPS. */
   secure(ctx: Context): boolean {
-    return publicBase(ctx, this.publicUrl, this.trustProxy).startsWith('https:');
+    return publicBase(ctx, this.publicUrl).startsWith('https:');
   }
 
   /** The login CSRF defence: only a page of our own origin may sign a browser in. */
   assertOwnPage(ctx: Context): void {
-    assertCookieWriteAllowed(ctx, this.publicUrl, this.trustProxy);
+    assertCookieWriteAllowed(ctx, this.publicUrl);
   }
 
   /** The client address the core throttles guesses on; see clientAddress. */
   client(ctx: Context): string {
-    return clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, this.trustProxy);
+    return clientAddress(ctx);
   }
 
   /**
@@ -81,9 +80,9 @@ export class Auth {
     const token = sessionCookie(ctx);
     if (token === null) return null;
     if (isSafeMethod(ctx)) {
-      if (!fromOwnOrigin(ctx, this.publicUrl, this.trustProxy)) return null;
+      if (!fromOwnOrigin(ctx, this.publicUrl)) return null;
     } else {
-      assertCookieWriteAllowed(ctx, this.publicUrl, this.trustProxy);
+      assertCookieWriteAllowed(ctx, this.publicUrl);
     }
     try {
       return await this.core.authenticate.execute({ token });

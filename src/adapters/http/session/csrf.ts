@@ -19,12 +19,12 @@ export function isSafeMethod(ctx: Context): boolean {
  * themselves and no page can forge them; a request that carries neither is not from a modern browser's page.
  * Our origin is the public base (PUBLIC_URL) or the origin the request was sent to (a LAN address, say).
  */
-export function fromOwnOrigin(ctx: Context, publicUrl: string | null | undefined, trustProxy: number): boolean {
+export function fromOwnOrigin(ctx: Context, publicUrl: string | null | undefined): boolean {
   const site = ctx.get('Sec-Fetch-Site');
   if (site !== '' && !OWN_FETCH_SITES.has(site)) return false;
   const origin = ctx.get('Origin');
   if (origin === '') return true;
-  return origin === publicBase(ctx, publicUrl, trustProxy) || origin === publicBase(ctx, null, trustProxy);
+  return origin === publicBase(ctx, publicUrl) || origin === publicBase(ctx, null);
 }
 
 /**
@@ -42,8 +42,8 @@ export function isTopLevelNavigation(ctx: Context): boolean {
  * through); and the custom header cannot be sent by another origin at all without a CORS preflight, which this
  * service never grants. API clients that send `Authorization` never reach this check.
  */
-export function assertCookieWriteAllowed(ctx: Context, publicUrl: string | null | undefined, trustProxy: number): void {
-  if (!fromOwnOrigin(ctx, publicUrl, trustProxy)) {
+export function assertCookieWriteAllowed(ctx: Context, publicUrl: string | null | undefined): void {
+  if (!fromOwnOrigin(ctx, publicUrl)) {
     throw forbidden('Cross-origin requests may not use the browser session');
   }
   if (ctx.get(CSRF_HEADER) !== CSRF_VALUE) {
