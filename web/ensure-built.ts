@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 /**
  * Builds web/dist when it is missing or was built from other sources: run by `npm install` (prepare), `npm start`
  * (prestart) and the test run (globalSetup), so a fresh clone needs no extra command. "Other sources" is a hash
- * of everything under web/ except dist, the domain (the page shares its pure rules, such as which files are served
- * inline), plus the lock file (a new Vite or Preact changes the output too).
+ * of everything under web/ except dist (both pages, `src/share/` and `src/dash/`, and what they share,
+ * `src/common/`; the pages import no code from the server's `src/`), plus the lock file (a new Vite or Preact
+ * changes the output too).
  */
 const WEB = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(WEB, '..');
@@ -25,7 +26,7 @@ function inputs(dir: string): string[] {
 
 export function sourcesHash(): string {
   const hash = createHash('sha256');
-  for (const file of [...inputs(WEB), ...inputs(join(ROOT, 'src', 'domain')), join(ROOT, 'package-lock.json')]) {
+  for (const file of [...inputs(WEB), join(ROOT, 'package-lock.json')]) {
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');

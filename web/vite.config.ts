@@ -5,9 +5,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Static, hashed assets only: the HTTP adapter serves web/dist and nothing else. Nothing is inlined as a data: URL
- * (the CSP allows images from 'self' only). Two pages, two entries: the share page (index.html) and the dashboard
- * (dash.html), so neither ever loads the other's code; browsers that run module scripts know modulepreload, so no
- * polyfill is needed.
+ * (the CSP allows images from 'self' only). Two pages, two entries: the share page (index.html, src/share/main.tsx)
+ * and the dashboard (dash.html, src/dash/main.tsx), so neither ever loads the other's code; what both use lives in
+ * src/common/. Browsers that run module scripts know modulepreload, so no polyfill is needed.
  */
 export default defineConfig({
   root,

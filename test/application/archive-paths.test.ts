@@ -46,4 +46,14 @@ describe('archive path segments (APPNOTE 4.4.17)', () => {
     const paths = folderPaths('root', [folder('a', 'C:\\dir', 'root'), folder('b', '..', 'a'), folder('c', '/', 'root')]);
     expect([...paths.values()]).toEqual(['', 'C__dir/', 'C__dir/__/', '_/']);
   });
+
+  it('keep sibling folders whose names clean to one segment apart, and their files with them', () => {
+    const at = new Date(0);
+    const folder = (id: string, name: string, parentId: string): Folder => ({ id, ownerId: 'o', parentId, name, createdAt: at, updatedAt: at });
+    const paths = folderPaths('root', [folder('a', 'Docs', 'root'), folder('b', 'docs', 'root'), folder('c', '10:30', 'root'), folder('d', '10_30', 'root'), folder('e', 'inner', 'b')]);
+    expect(paths.get('a')).toBe('Docs/');
+    expect(paths.get('b')).toBe('docs (2)/');
+    expect(paths.get('e')).toBe('docs (2)/inner/');
+    expect(new Set([paths.get('c'), paths.get('d')])).toEqual(new Set(['10_30/', '10_30 (2)/']));
+  });
 });

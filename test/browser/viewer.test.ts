@@ -152,14 +152,17 @@ describe.skipIf(!chromiumFound)("the owner's viewer in Chromium", () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), viewer(page).getByRole('link', { name: 'Download' }).click()]);
     expect(download.suggestedFilename()).toBe('d-code.ts');
-    const tab = viewer(page).getByRole('link', { name: 'Open in a new tab' });
-    expect(await tab.getAttribute('target')).toBe('_blank');
-    expect(await tab.getAttribute('href')).toBe(`/api/file/${ids.get('d-code.ts')}/content`);
+    // Code is served as an attachment: a new tab would only download it again, so the viewer does not offer one.
+    expect(await viewer(page).getByRole('link', { name: 'Open in a new tab' }).count()).toBe(0);
 
     await viewer(page).getByRole('button', { name: 'Share' }).click();
     await viewer(page).getByRole('button', { name: 'Create link' }).click();
     const shares = async () => (await t.request('GET', '/api/share', { token })).body as { file: { id: string } | null }[];
     await expect.poll(async () => (await shares()).some((s) => s.file?.id === ids.get('d-code.ts'))).toBe(true);
+    await page.goto(`${t.url}/?view=${ids.get('a-photo.png')}`);
+    const tab = viewer(page).getByRole('link', { name: 'Open in a new tab' });
+    expect(await tab.getAttribute('target')).toBe('_blank');
+    expect(await tab.getAttribute('href')).toBe(`/api/file/${ids.get('a-photo.png')}/content`);
     assertClean();
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswer } from '../support/openapi-check.js';
-import type { paths } from '../../web/src/openapi-schema.gen.js';
+import type { paths } from '../../web/src/common/openapi-schema.gen.js';
 import { GENERATED_TYPES, generateTypes } from '../support/openapi-types.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 

@@ -1,6 +1,6 @@
 import { expectTypeOf, it } from 'vitest';
 import type { PageData as ServerPageData } from '../../src/adapters/http/responses/pages/page-data.js';
-import type { PageData as WebPageData } from '../../web/src/api.js';
+import type { PageData as WebPageData } from '../../web/src/share/api.js';
 
 // The share page reads its data block with a type of its own (web/src imports nothing from src). These checks are
 // made by the type checker (`npm run typecheck`): a field the server adds, drops or retypes fails it.

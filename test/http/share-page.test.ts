@@ -93,6 +93,18 @@ describe('/s/{id}: the page knows the share when it answers', () => {
     expect(cardTags(bot.text).has('og:image')).toBe(false);
   });
 
+  it("a browser's own prefetch or prerender counts nothing: nobody has opened the share yet", async () => {
+    const id = await shareFile('zip me', 'doc.txt', 'text/plain', { maxViews: 1, maxDownloads: 1 });
+    const asked: Record<string, string>[] = [{ 'Sec-Purpose': 'prefetch' }, { 'Sec-Purpose': 'prefetch;prerender' }, { Purpose: 'prefetch' }];
+    for (const headers of asked) {
+      expect((await t.request('GET', `/s/${id}`, { headers })).status).toBe(200);
+      expect((await t.request('GET', `/s/${id}/content`, { headers })).status).toBe(200);
+    }
+    expect(await counts(id)).toEqual({ views: 0, downloads: 0 });
+    expect((await t.request('GET', `/s/${id}`)).status).toBe(200);
+    expect(await counts(id)).toEqual({ views: 1, downloads: 0 });
+  });
+
   it("the owner's own visits, signed in in this browser, count nothing, even once the share has ended", async () => {
     const id = await shareFile('owner bytes', 'mine.txt', 'text/plain', { maxViews: 1 });
     const own = { 'x-coffer-csrf': '1', origin: t.url, 'sec-fetch-site': 'same-origin' };

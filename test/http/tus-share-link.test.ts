@@ -145,3 +145,20 @@ it('the OpenAPI document names both headers on every answer that can complete an
     expect(Object.keys(answer!.headers)).toEqual(expect.arrayContaining(['X-File-Id', 'X-Share-Id', 'X-Share-Url']));
   }
 });
+
+describe("an uploader token learns nothing of the user's other files through HEAD", () => {
+  it('answers 404 for a file it did not upload, even one its user shared', async () => {
+    const { app, session, head } = await withUploader();
+    const other = await app.upload(session, 'made in the browser', { filename: 'private.txt' });
+    expect(other.status).toBe(201);
+    const shared = await app.request('POST', '/api/share', { token: session, json: { type: 'file', id: other.body.id } });
+    expect(shared.status).toBe(201);
+    const probe = await head(`/api/upload/tus/${other.body.id}`);
+    expect(probe.status).toBe(404);
+    expect(probe.headers.get('x-share-id')).toBeNull();
+    // Its user's session still learns the file and its share that way.
+    const own = await app.request('HEAD', `/api/upload/tus/${other.body.id}`, { token: session, headers: TUS });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('x-share-id')).toBe(shared.body.id);
+  });
+});

@@ -62,6 +62,16 @@ describe('the first visit to a share page', () => {
     }
   });
 
+  it('names nothing of the code highlighter: Prism loads only when text is coloured (test/browser/code-highlight.test.ts)', async () => {
+    for (const path of [page, '/']) {
+      const { assets } = await firstVisit(path, 'identity');
+      expect(assets.filter((asset) => /highlighter|prism/i.test(asset)), path).toEqual([]);
+      for (const script of assets.filter((asset) => asset.endsWith('.js'))) {
+        expect((await transferred(script, 'identity')).body, script).not.toContain('Prism');
+      }
+    }
+  });
+
   it('carries no inline script: every script element names its source, but the JSON data block', async () => {
     const { body } = await transferred(page, 'identity');
     const scripts = [...body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];

@@ -49,7 +49,7 @@ describe('the web front end over HTTP', () => {
         "base-uri 'none'",
         "form-action 'none'",
         "require-trusted-types-for 'script'",
-        // One policy, for the PDF worker's address only (web/src/pdf/pdf-engine.ts); none for HTML.
+        // One policy, for the PDF worker's address only (web/src/common/pdf/pdf-engine.ts); none for HTML.
         'trusted-types coffer-pdf-worker',
       ]) {
         expect(csp.split('; ')).toContain(directive);

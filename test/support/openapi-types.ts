@@ -1,7 +1,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from '../../src/adapters/http/openapi/document.js';
 
-export const GENERATED_TYPES = new URL('../../web/src/openapi-schema.gen.ts', import.meta.url);
+export const GENERATED_TYPES = new URL('../../web/src/common/openapi-schema.gen.ts', import.meta.url);
 
 /** The types openapi-typescript generates from the document the server serves (with the web pages). */
 export async function generateTypes(): Promise<string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorSentence, type ErrorFacts } from '../../web/src/dash/error-words.js';
 import { inUnits, readSize } from '../../web/src/dash/size-input.js';
-import { formatWait } from '../../web/src/format.js';
+import { formatWait } from '../../web/src/common/format.js';
 
 /** What an error answer of the API looks like to the dashboard, as the server words it. */
 const bad = (path: string, message: string): ErrorFacts => ({

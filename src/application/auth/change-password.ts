@@ -19,6 +19,10 @@ export class ChangePassword implements Port {
     if (!isValidPassword(newPassword)) {
       throw badRequest('newPassword must be 8 to 256 characters', { field: 'newPassword' });
     }
+    // A change to the same password would lift mustChangePassword while the generated (logged) one stays in use.
+    if (newPassword === currentPassword) {
+      throw badRequest('newPassword must differ from the current password', { field: 'newPassword' });
+    }
     const user = await this.p.users.findById(actor.userId);
     if (!user) throw unauthorized('The user no longer exists');
     const proven = await judgeGuess(this.p.throttle, loginKeys(user.username, client), async () =>

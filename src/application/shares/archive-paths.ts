@@ -19,10 +19,12 @@ export function segment(name: string): string {
 }
 
 /**
- * Each folder's path below the shared root (the root itself is ''). A folder whose ancestry does not lead back to
- * the root within the listing (a cycle, a record moved meanwhile) is left out, and so are its files.
+ * Each folder's path below the shared root (the root itself is ''), claimed from `unique` so that two sibling folders
+ * whose names clean to one segment (`Docs` and `docs`, `10:30` and `10_30`) stay two directories. A folder whose
+ * ancestry does not lead back to the root within the listing (a cycle, a record moved meanwhile) is left out, and so
+ * are its files.
  */
-export function folderPaths(rootId: string, descendants: readonly Folder[]): Map<string, string> {
+export function folderPaths(rootId: string, descendants: readonly Folder[], unique = new UniquePaths()): Map<string, string> {
   const byId = new Map(descendants.map((folder) => [folder.id, folder]));
   const paths = new Map<string, string>([[rootId, '']]);
   const resolve = (id: string, seen: Set<string>): string | undefined => {
@@ -33,7 +35,7 @@ export function folderPaths(rootId: string, descendants: readonly Folder[]): Map
     seen.add(id);
     const parent = resolve(folder.parentId, seen);
     if (parent === undefined) return undefined;
-    const path = `${parent}${segment(folder.name)}/`;
+    const path = `${unique.claim(`${parent}${segment(folder.name)}`)}/`;
     paths.set(id, path);
     return path;
   };

@@ -55,12 +55,12 @@ export class OpenShareArchive implements Port {
   private async folder(share: Share, root: Folder): Promise<ShareArchive> {
     const descendants = await this.p.folders.listSubtree(share.ownerId, root.id, MAX_TREE_ENTRIES + 1);
     if (descendants.length > MAX_TREE_ENTRIES) throw tooLarge();
-    const paths = folderPaths(root.id, descendants);
+    const unique = new UniquePaths();
+    const paths = folderPaths(root.id, descendants, unique);
     const room = MAX_TREE_ENTRIES + 1 - descendants.length;
     const files = await this.p.files.listInFolders(share.ownerId, [...paths.keys()], room);
     if (descendants.length + files.length > MAX_TREE_ENTRIES) throw tooLarge();
-    const unique = new UniquePaths();
-    const folders = [...paths.values()].filter((path) => path !== '').map((path) => unique.claim(path));
+    const folders = [...paths.values()].filter((path) => path !== '');
     const entries = files.map((file) =>
       this.entry(file, unique.claim(`${paths.get(file.folderId ?? '')}${segment(file.name)}`)),
     );

@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/index.js';
-import { DomainError, badRequest, conflict, notFound } from '../../domain/index.js';
+import { DomainError, badRequest, conflict, mayShareItem, notFound } from '../../domain/index.js';
 import type { ResumableUploadState } from '../contract.js';
 import { MAX_UPLOAD_PARTS, type Ports, type UploadSession } from '../ports/index.js';
 
@@ -28,7 +28,9 @@ export async function ownedUpload(
     return { session, state: stateOf(session) };
   }
   const file = session ? null : await p.files.findById(id);
-  if (!file || file.ownerId !== actor.userId) throw notFound('Upload');
+  // An uploader token learns only of what it uploaded itself, as everywhere (mayShareItem): not of the user's other
+  // files, nor of the shares they made of them.
+  if (!file || file.ownerId !== actor.userId || !mayShareItem(actor, file)) throw notFound('Upload');
   const length = file.size;
   const shareId = (await p.shares.findByItem('file', file.id))?.id ?? null;
   return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id, shareId } };

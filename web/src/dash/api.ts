@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from '../openapi-schema.gen.js';
+import type { ErrorBody } from '../common/error-body.js';
+import type { components, paths } from '../common/openapi-schema.gen.js';
 import type { ErrorFacts } from './error-words.js';
 
 /**
@@ -16,6 +17,7 @@ export type ShareView = Schemas['Share'];
 export type UsageView = Schemas['Usage'];
 export type AdminUserView = Schemas['AdminUser'];
 export type MeView = Schemas['Me'];
+export type Persistence = Schemas['Session']['persistence'];
 export type TokenView = Schemas['Token'];
 export type CreatedTokenView = Schemas['CreatedToken'];
 export type SearchView = Schemas['Listing'];
@@ -61,19 +63,6 @@ export type ErrorDetails = Omit<ErrorFacts, 'status' | 'code' | 'message'>;
 export const CSRF_HEADERS = { 'X-Coffer-CSRF': '1' };
 
 const client = createClient<paths>({ headers: CSRF_HEADERS, credentials: 'same-origin', cache: 'no-store' });
-
-type ErrorBody = {
-  error?: string;
-  message?: string;
-  issues?: { path: string; message: string }[];
-  field?: string;
-  limit?: LimitName;
-  max?: number | string;
-  current?: number | string;
-  retryAfter?: number;
-  maxBytes?: number;
-  shareId?: string;
-};
 
 /** An answer in the API's one error shape as an ApiError, keeping every detail a sentence may need. */
 export function apiError(status: number, body: ErrorBody): ApiError {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Message } from '../message.js';
+import { Message } from '../common/message.js';
 import { AccountPage } from './account-page.js';
 import { AdminPage } from './admin-page.js';
-import { api, type MeView } from './api.js';
+import { api, type MeView, type Persistence } from './api.js';
 import { CollectionPage, CollectionsPage } from './collections-page.js';
 import { FilesPage } from './files/files-page.js';
 import { FirstPassword } from './first-password.js';
@@ -16,7 +16,6 @@ import { ErrorNote, Link } from './ui.js';
 import { UsagePage } from './usage-page.js';
 
 type Session = { state: 'loading' } | { state: 'out'; registration: boolean } | { state: 'in'; me: MeView } | { state: 'failed'; error: unknown };
-type Persistence = 'mongodb' | 'embedded' | 'memory';
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/', label: 'Files' },

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { formatSize } from '../format.js';
+import { formatSize } from '../common/format.js';
 import { api, type CollectionView } from './api.js';
 import { ShareDialog } from './share-dialog.js';
 import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData, ViewerLink } from './ui.js';

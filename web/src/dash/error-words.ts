@@ -1,4 +1,4 @@
-import { formatCount, formatSize, formatWait } from '../format.js';
+import { formatCount, formatSize, formatWait } from '../common/format.js';
 
 /**
  * The one place where an API error becomes a sentence for people: about what they typed or did, never a field path,
@@ -65,6 +65,7 @@ const FIELD_SENTENCES: Record<string, (rest: string) => string | null> = {
     const most = /at most (\d+) characters/.exec(rest)?.[1];
     return most && !/8 to/.test(rest) ? `A share password can have at most ${most} characters.` : null;
   },
+  newPassword: (rest) => (/differ/.test(rest) ? 'Choose a new password that differs from the current one.' : null),
   storage: (rest) =>
     rest === 'is too large' ? 'That storage maximum is too large.' : 'Type the storage maximum as a number, such as 5 or 2.5, and choose a unit.',
   expiresAt: (rest) =>

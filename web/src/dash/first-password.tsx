@@ -54,7 +54,7 @@ export function FirstPassword({ me, onChanged, onSignOut }: { me: MeView; onChan
             The two new passwords differ. Type the same one twice.
           </p>
         )}
-        <ErrorNote error={error} />
+        <ErrorNote error={error} situation="password-change" />
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             Save my password

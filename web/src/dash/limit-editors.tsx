@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatSize, SIZE_UNITS_NOTE } from '../format.js';
+import { formatSize, SIZE_UNITS_NOTE } from '../common/format.js';
 import { api, type AdminUserView, type LimitName } from './api.js';
 import { inUnits, readSize, SIZE_UNITS, type SizeUnit } from './size-input.js';
 import { ErrorNote, useAction } from './ui.js';

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { Dashboard } from './app.js';
-import '../styles.css';
+import '../common/styles.css';
 import './dash.css';
 
 const root = document.getElementById('app');

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { formatDate } from '../format.js';
+import { CodeView } from '../common/code/code-view.js';
+import { languageOf } from '../common/code/languages.js';
+import { formatDate } from '../common/format.js';
 import { api, type PasteView } from './api.js';
-import { Highlighted } from './highlight.js';
 import { ShareDialog } from './share-dialog.js';
 import { ConfirmButton, ErrorNote, Section, useAction, usePageData, ViewerLink } from './ui.js';
 import { Viewer, type Viewable } from './viewer.js';
@@ -68,9 +69,7 @@ export function PastesPage({ viewId }: { viewId: string | null }) {
               onInput={(e) => setDraft({ ...draft, content: e.currentTarget.value })} />
           </label>
           {draft.content && draft.type !== 'text' && (
-            <pre class="paste" aria-label="Preview">
-              <Highlighted content={draft.content} type={draft.type} />
-            </pre>
+            <CodeView text={draft.content} language={languageOf(draft.type)} label="Preview" />
           )}
           <button type="submit" class="primary" disabled={busy}>
             Save paste

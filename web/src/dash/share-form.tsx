@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatDate } from '../format.js';
+import { formatDate } from '../common/format.js';
 import type { ShareOptions } from './api.js';
 
 const HOUR_MS = 3600_000;

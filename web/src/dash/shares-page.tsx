@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatDate } from '../format.js';
+import { formatDate } from '../common/format.js';
 import { api, type ShareView } from './api.js';
 import { CopyLink } from './copy-link.js';
 import { ShareForm, shareOptions } from './share-form.js';

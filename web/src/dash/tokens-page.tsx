@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatDate } from '../format.js';
+import { formatDate } from '../common/format.js';
 import { api, type CreatedTokenView } from './api.js';
 import { CopyField } from './copy-link.js';
 import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';

@@ -1,4 +1,4 @@
-import { formatSize } from '../format.js';
+import { formatSize } from '../common/format.js';
 import type { LimitName, UsageView } from './api.js';
 
 export const LIMIT_LABELS: Record<LimitName, string> = {

@@ -1,4 +1,4 @@
-import { SIZE_UNITS_NOTE } from '../format.js';
+import { SIZE_UNITS_NOTE } from '../common/format.js';
 import { api } from './api.js';
 import { ErrorNote, Section, usePageData } from './ui.js';
 import { UsageBars } from './usage-bars.js';

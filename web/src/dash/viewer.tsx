@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatDate, formatSize } from '../format.js';
-import { CodeView } from '../share/code-view.js';
-import { languageOf } from '../share/languages.js';
-import { Preview, previewKind } from '../share/preview.js';
+import { formatDate, formatSize } from '../common/format.js';
+import { CodeView } from '../common/code/code-view.js';
+import { languageOf } from '../common/code/languages.js';
+import { Preview, previewKind } from '../common/preview.js';
 import { api, type FileView, type PasteView } from './api.js';
 import { closeViewer, switchViewer } from './routes.js';
 import { ShareDialog } from './share-dialog.js';
@@ -21,6 +21,9 @@ interface Props {
   load: (id: string) => Promise<Viewable>;
   onChanged?: () => void;
 }
+
+// What the browser shows by itself in a tab; everything else is served as an attachment and would only download.
+const OPENS_IN_TAB = new Set(['image', 'video', 'audio']);
 
 // Keys that belong to what has focus: typing, a player's seek, a select's choice.
 const OWNS_KEYS = 'input, textarea, select, video, audio, [contenteditable]';
@@ -172,9 +175,11 @@ export function Viewer({ id, items, load, onChanged }: Props) {
                 <a class="button" href={api.contentUrl(entry.item.id)} download={entry.item.name}>
                   Download
                 </a>
-                <a class="button" href={api.contentUrl(entry.item.id)} target="_blank" rel="noopener noreferrer">
-                  Open in a new tab
-                </a>
+                {OPENS_IN_TAB.has(previewKind(entry.item) ?? '') && (
+                  <a class="button" href={api.contentUrl(entry.item.id)} target="_blank" rel="noopener noreferrer">
+                    Open in a new tab
+                  </a>
+                )}
               </>
             )}
             <button type="button" aria-expanded={sharing} onClick={() => setSharing(!sharing)}>

@@ -1,5 +1,5 @@
-import { formatSize } from '../format.js';
-import { previewKind } from './preview.js';
+import { formatSize } from '../common/format.js';
+import { previewKind } from '../common/preview.js';
 import { ZipLink } from './file-actions.js';
 import { collectionPath, fileUrl, type CollectionView } from './share-api.js';
 import { useLoad } from './use-load.js';

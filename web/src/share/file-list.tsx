@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { formatSize } from '../format.js';
-import { PreviewSlot, previewKind } from './preview.js';
+import { formatSize } from '../common/format.js';
+import { previewKind } from '../common/preview.js';
+import { PreviewSlot } from './preview-slot.js';
 import { fileUrl, type FileView } from './share-api.js';
 
 interface Props {

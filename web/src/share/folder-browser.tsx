@@ -1,6 +1,6 @@
 import type { ComponentChildren, Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatCount } from '../format.js';
+import { formatCount } from '../common/format.js';
 import { FileList } from './file-list.js';
 import { ZipLink } from './file-actions.js';
 import { folderPageUrl, folderPath, pageAddressOf, type FolderView } from './share-api.js';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatWait } from '../format.js';
+import { formatWait } from '../common/format.js';
 
 /** Why the last password did not open the share: it was wrong, or guessing is paused for a while. */
 export type LockProblem = 'invalid' | { retryAfter: number };

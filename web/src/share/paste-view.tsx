@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
-import { CodeView } from './code-view.js';
-import { languageOf } from './languages.js';
+import { CodeView } from '../common/code/code-view.js';
+import { languageOf } from '../common/code/languages.js';
 import { fileUrl } from './share-api.js';
 
 interface Props {

@@ -1,5 +1,5 @@
-import { errorBody, retryAfterOf, type PageData, type PageShare } from '../api.js';
-import type { components } from '../openapi-schema.gen.js';
+import { errorBody, retryAfterOf, type PageData, type PageShare } from './api.js';
+import type { components } from '../common/openapi-schema.gen.js';
 import { shareProblem } from './share-words.js';
 
 export type FileView = components['schemas']['File'];

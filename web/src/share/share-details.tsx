@@ -1,12 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { ShareView } from '../api.js';
-import { formatCount, formatDate, formatSize } from '../format.js';
+import type { ShareView } from './api.js';
+import { formatCount, formatDate, formatSize } from '../common/format.js';
 import { CollectionGrid } from './collection-grid.js';
 import { DownloadLink } from './file-actions.js';
 import { FolderBrowser } from './folder-browser.js';
 import { PasteView } from './paste-view.js';
-import { PreviewSlot } from './preview.js';
+import { PreviewSlot } from './preview-slot.js';
 import { fileUrl } from './share-api.js';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { PageData, ShareView } from '../api.js';
-import { formatWait } from '../format.js';
-import { Message } from '../message.js';
+import type { PageData, ShareView } from './api.js';
+import { formatWait } from '../common/format.js';
+import { Message } from '../common/message.js';
 import { PasswordForm, type LockProblem } from './password-form.js';
 import { ShareDetails } from './share-details.js';
 import { readPageData, unlock } from './share-api.js';

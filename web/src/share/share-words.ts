@@ -1,4 +1,4 @@
-import { formatWait } from '../format.js';
+import { formatWait } from '../common/format.js';
 
 /**
  * What went wrong on a share's page, in a sentence for the visitor: by the answer's status, never the server's

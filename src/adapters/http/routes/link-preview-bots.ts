@@ -32,3 +32,11 @@ const PATTERN = new RegExp(BOTS.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g
 export function isLinkPreviewBot(userAgent: string): boolean {
   return userAgent !== '' && PATTERN.test(userAgent);
 }
+
+/**
+ * A prefetch or prerender the browser makes on its own (speculation rules, `<link rel=prefetch>`): `Sec-Purpose`
+ * (or the older `Purpose: prefetch`). Nobody has opened the share yet, so like a bot's read it counts nothing, and a
+ * page elsewhere cannot spend a share's views or downloads by asking the browser to fetch ahead.
+ */
+export const isSpeculative = (secPurpose: string, purpose: string): boolean =>
+  secPurpose !== '' || /prefetch/i.test(purpose);

@@ -8,7 +8,7 @@ import { sendArchive } from '../responses/send-archive.js';
 import { sendFileContent } from '../responses/send-file-content.js';
 import { parse, parseId, previewQuery, unlockBody } from '../validation.js';
 import { grantCookie, setGrantCookie } from '../session/grant-cookie.js';
-import { isLinkPreviewBot } from './link-preview-bots.js';
+import { isLinkPreviewBot, isSpeculative } from './link-preview-bots.js';
 import type { PageData } from '../responses/pages/page-data.js';
 import { sendSharePage } from '../responses/pages/send-share-page.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
@@ -55,7 +55,10 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options, web }:
     password: null,
     grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl)),
     client: auth.client(ctx),
-    peek: ctx.method === 'HEAD' || isLinkPreviewBot(ctx.get('User-Agent')),
+    peek:
+      ctx.method === 'HEAD' ||
+      isLinkPreviewBot(ctx.get('User-Agent')) ||
+      isSpeculative(ctx.get('Sec-Purpose'), ctx.get('Purpose')),
     preview: isPreview(ctx),
   });
 

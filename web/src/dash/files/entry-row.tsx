@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { formatDate, formatSize } from '../../format.js';
+import { formatDate, formatSize } from '../../common/format.js';
 import { api } from '../api.js';
 import { FileIcon, FolderIcon } from '../icons.js';
 import { Link, ViewerLink } from '../ui.js';

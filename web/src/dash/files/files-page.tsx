@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { formatCount } from '../../format.js';
+import { formatCount } from '../../common/format.js';
 import { api, type SearchView } from '../api.js';
 import { ErrorNote, Link, useAction } from '../ui.js';
 import { Viewer, type Viewable } from '../viewer.js';

@@ -1,4 +1,4 @@
-import { formatCount, formatSize } from '../../format.js';
+import { formatCount, formatSize } from '../../common/format.js';
 import { api } from '../api.js';
 import type { Picked } from './collect.js';
 

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { formatCount, formatSize } from '../../format.js';
+import { formatCount, formatSize } from '../../common/format.js';
 import { api, ApiError } from '../api.js';
 import { describeError } from '../ui.js';
 import type { Picked } from './collect.js';

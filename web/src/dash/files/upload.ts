@@ -1,4 +1,5 @@
 import { Upload, type DetailedError } from 'tus-js-client';
+import type { ErrorBody } from '../../common/error-body.js';
 import { ApiError, apiError, CSRF_HEADERS } from '../api.js';
 
 export interface Progress {
@@ -28,7 +29,7 @@ function errorOf(err: Error): ApiError {
   if (!response) return new ApiError(0, 'offline', 'The connection was lost and the upload could not resume. Try again.');
   const status = response.getStatus();
   try {
-    return apiError(status, JSON.parse(response.getBody()) as Parameters<typeof apiError>[1]);
+    return apiError(status, JSON.parse(response.getBody()) as ErrorBody);
   } catch {
     return new ApiError(status, 'failed', `The upload failed (${status}).`);
   }

@@ -4,7 +4,7 @@
  * cannot submit a form natively (the password form is sent by fetch, so no password can end up in a URL). Workers
  * come from our own files too: pdf.js's, for PDF previews. Trusted Types make every string-to-HTML sink (innerHTML
  * and friends) throw, so a name or a paste can only ever become text; the one policy allowed,
- * `coffer-pdf-worker`, vouches for the built PDF worker's address and nothing else (web/src/pdf/pdf-engine.ts).
+ * `coffer-pdf-worker`, vouches for the built PDF worker's address and nothing else (web/src/common/pdf/pdf-engine.ts).
  */
 export const PAGE_CSP = [
   "default-src 'none'",

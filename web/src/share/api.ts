@@ -1,4 +1,5 @@
-import type { components } from './openapi-schema.gen.js';
+import type { ErrorBody } from '../common/error-body.js';
+import type { components } from '../common/openapi-schema.gen.js';
 
 /** A share as the API answers it, its page's `url` included (a type generated from the OpenAPI document). */
 export type ShareView = components['schemas']['Share'];
@@ -6,8 +7,8 @@ export type ShareView = components['schemas']['Share'];
 export type PageShare = ShareView;
 
 /**
- * What the server wrote into the page's data block (src/adapters/http/responses/pages/page-data.ts): no API answer, so no
- * generated type names it. test/http/page-data-type.test.ts keeps this type and the server's in step.
+ * What the server wrote into the page's data block (src/adapters/http/responses/pages/page-data.ts): no API answer,
+ * so no generated type names it. test/http/page-data-type.test.ts keeps this type and the server's in step.
  */
 export type PageData =
   | { state: 'open'; share: PageShare; folderId?: string }
@@ -16,13 +17,7 @@ export type PageData =
   | { state: 'gone' }
   | { state: 'throttled'; retryAfter: number };
 
-/** An error answer's body, as the API writes it. */
-export interface ErrorBody {
-  error?: string;
-  message?: string;
-  retryAfter?: number;
-}
-
+/** An error answer's body; `{}` when it is not JSON. */
 export async function errorBody(res: Response): Promise<ErrorBody> {
   try {
     return (await res.json()) as ErrorBody;

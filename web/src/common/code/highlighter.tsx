@@ -1,9 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import type { Token, TokenStream } from 'prismjs';
-import { Prism } from './languages.js';
+import { Prism } from './grammars.js';
 
-// Past this, tokenizing would stall the page; the text is still shown, only uncoloured.
-const HIGHLIGHT_MAX = 256 * 1024;
+/*
+ * Prism and its grammars (grammars.ts): a chunk of its own, imported by code-view.tsx only when some text is to be
+ * coloured, so neither page's first load carries it.
+ */
 
 /**
  * Prism's token tree as Preact nodes: every piece of the text becomes a text node inside a span that names its
@@ -25,20 +27,8 @@ function tokenNode(token: Token, key: number) {
   );
 }
 
-interface Props {
-  text: string;
-  /** A grammar name (languages.ts), or null for plain text. */
-  language: string | null;
-  label: string;
-  codeRef?: preact.Ref<HTMLElement>;
-}
-
-/** Text shown as code, coloured by its language when one is known and the text is not huge. */
-export function CodeView({ text, language, label, codeRef }: Props) {
-  const grammar = language && text.length <= HIGHLIGHT_MAX ? Prism.languages[language] : undefined;
-  return (
-    <pre class="code" tabIndex={0} aria-label={label}>
-      <code ref={codeRef}>{grammar ? nodes(Prism.tokenize(text, grammar)) : text}</code>
-    </pre>
-  );
+/** The text as coloured nodes, by a grammar name of languages.ts; the text alone when Prism has no such grammar. */
+export function highlight(text: string, language: string): ComponentChildren {
+  const grammar = Object.hasOwn(Prism.languages, language) ? Prism.languages[language] : undefined;
+  return grammar && typeof grammar === 'object' ? nodes(Prism.tokenize(text, grammar)) : text;
 }

@@ -1,19 +1,18 @@
-import { Prism } from './prism-setup.js';
-import 'prismjs/components/prism-typescript.js';
-import 'prismjs/components/prism-json.js';
-import 'prismjs/components/prism-python.js';
-import 'prismjs/components/prism-bash.js';
-import 'prismjs/components/prism-c.js';
-import 'prismjs/components/prism-cpp.js';
-import 'prismjs/components/prism-java.js';
-import 'prismjs/components/prism-go.js';
-import 'prismjs/components/prism-rust.js';
-import 'prismjs/components/prism-sql.js';
-import 'prismjs/components/prism-yaml.js';
-import 'prismjs/components/prism-markdown.js';
-import 'prismjs/components/prism-diff.js';
+/**
+ * Every name a grammar of highlighter.tsx answers to in Prism.languages: Prism's own (plain text, markup, CSS,
+ * C-like, JavaScript) and those of the components it imports, aliases included. Kept here, without Prism, so that
+ * choosing how to show a file costs nothing and Prism loads only when something is to be coloured;
+ * test/web/highlighter.test.ts keeps this list equal to what Prism knows once the highlighter is loaded.
+ */
+export const GRAMMARS: ReadonlySet<string> = new Set([
+  'plain', 'plaintext', 'text', 'txt',
+  'markup', 'html', 'mathml', 'svg', 'xml', 'ssml', 'atom', 'rss',
+  'css', 'clike', 'javascript', 'js', 'typescript', 'ts', 'json', 'webmanifest', 'python', 'py',
+  'bash', 'sh', 'shell', 'c', 'cpp', 'java', 'go', 'rust', 'sql', 'yaml', 'yml', 'markdown', 'md', 'diff',
+]);
 
-export { Prism };
+/** The grammars that colour nothing: text in them needs no highlighter. */
+export const PLAIN_TEXT: ReadonlySet<string> = new Set(['plain', 'plaintext', 'text', 'txt']);
 
 /** What people call a language (a paste's type, a file's extension) → the grammar that reads it. */
 const ALIASES: Record<string, string> = {
@@ -45,7 +44,7 @@ const ALIASES: Record<string, string> = {
 export function languageOf(label: string): string | null {
   const key = label.toLowerCase();
   const name = ALIASES[key] ?? key;
-  return Object.hasOwn(Prism.languages, name) && typeof Prism.languages[name] === 'object' ? name : null;
+  return GRAMMARS.has(name) ? name : null;
 }
 
 export function languageOfFile(name: string, mime: string): string | null {

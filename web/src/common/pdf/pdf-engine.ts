@@ -18,7 +18,7 @@ function byName(urls: Record<string, string>): ReadonlyMap<string, string> {
 // Vite reads these globs as written (literal options): each file becomes a hashed asset, and the chunk holds its URL.
 /** The 14 standard fonts, used when a PDF names one without embedding it (Helvetica in most hand-made PDFs). */
 const STANDARD_FONTS = byName(
-  import.meta.glob<string>('../../../node_modules/pdfjs-dist/standard_fonts/*.{pfb,ttf}', {
+  import.meta.glob<string>('../../../../node_modules/pdfjs-dist/standard_fonts/*.{pfb,ttf}', {
     eager: true,
     query: '?url',
     import: 'default',
@@ -26,7 +26,7 @@ const STANDARD_FONTS = byName(
 );
 /** Adobe's predefined CMaps, for CJK text in fonts that are not embedded. */
 const CMAPS = byName(
-  import.meta.glob<string>('../../../node_modules/pdfjs-dist/cmaps/*.bcmap', {
+  import.meta.glob<string>('../../../../node_modules/pdfjs-dist/cmaps/*.bcmap', {
     eager: true,
     query: '?url',
     import: 'default',

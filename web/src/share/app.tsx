@@ -1,6 +1,6 @@
-import { SharePage } from './share/share-page.js';
-import { pageAddressOf } from './share/share-api.js';
-import { Message } from './message.js';
+import { SharePage } from './share-page.js';
+import { pageAddressOf } from './share-api.js';
+import { Message } from '../common/message.js';
 
 export function App({ path }: { path: string }) {
   const address = pageAddressOf(path);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { PdfView } from '../pdf/pdf-view.js';
-import { CodeView } from './code-view.js';
-import { languageOfFile } from './languages.js';
+import { PdfView } from './pdf/pdf-view.js';
+import { CodeView, preloadHighlighter } from './code/code-view.js';
+import { languageOfFile } from './code/languages.js';
 
 export interface PreviewFile {
   name: string;
@@ -33,9 +33,12 @@ export function previewKind(file: PreviewFile): PreviewKind {
 
 function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   const [text, setText] = useState<{ body: string; cut: boolean } | { problem: string } | null>(null);
+  const language = languageOfFile(file.name, file.mime);
   useEffect(() => {
     let live = true;
     const headers = { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` };
+    // The highlighter comes while the text does, so the text can appear coloured at once.
+    preloadHighlighter(language);
     fetch(src, { headers, cache: 'no-store' })
       .then(async (res) => {
         if (!res.ok) throw new Error('The preview could not be loaded. Download the file to see it.');
@@ -51,19 +54,19 @@ function TextPreview({ src, file }: { src: string; file: PreviewFile }) {
   if ('problem' in text) return <p class="problem">{text.problem}</p>;
   return (
     <>
-      <CodeView text={text.body} language={languageOfFile(file.name, file.mime)} label={`Preview of ${file.name}`} />
+      <CodeView text={text.body} language={language} label={`Preview of ${file.name}`} />
       {text.cut && <p class="note">The preview shows the start of the file only.</p>}
     </>
   );
 }
 
-interface PreviewProps {
+export interface PreviewProps {
   /** The bytes for the preview (`?preview=1`). */
   src: string;
   /** The same file as a download, offered when a PDF cannot be drawn. */
   download: string;
   file: PreviewFile;
-  /** The share has a download maximum: the preview's read may be a download (see PreviewSlot). */
+  /** The share has a download maximum: the preview's read may be a download (the share page's PreviewSlot). */
   costly: boolean;
 }
 
@@ -83,31 +86,4 @@ export function Preview({ src, download, file, costly }: PreviewProps) {
     case null:
       return null;
   }
-}
-
-/**
- * A preview shown at once, or, on a share with a download maximum (where loading the bytes uses a download), only
- * when the visitor asks for it.
- */
-export function PreviewSlot(preview: PreviewProps) {
-  const { file, costly } = preview;
-  const [wanted, setWanted] = useState(!costly);
-  if (previewKind(file) === null) {
-    return <p class="note">No preview for this kind of file: download it to open it.</p>;
-  }
-  if (!wanted) {
-    return (
-      <p class="note">
-        <button type="button" class="button secondary" onClick={() => setWanted(true)}>
-          Show preview
-        </button>{' '}
-        This share allows a limited number of downloads; a preview uses one.
-      </p>
-    );
-  }
-  return (
-    <div class="preview">
-      <Preview {...preview} />
-    </div>
-  );
 }
