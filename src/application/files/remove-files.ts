@@ -1,5 +1,5 @@
-import type { LimitKind, StoredFile } from '../domain/index.js';
-import type { HeldAmounts, Ports } from './ports/index.js';
+import type { LimitKind, StoredFile } from '../../domain/index.js';
+import type { HeldAmounts, Ports } from '../ports/index.js';
 
 export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance'>;
 

@@ -1,6 +1,6 @@
-import type { Actor, Limits, LimitKind } from '../domain/index.js';
-import { effectiveLimits, limitReached } from '../domain/index.js';
-import type { Ports } from './ports/index.js';
+import type { Actor, Limits, LimitKind } from '../../domain/index.js';
+import { effectiveLimits, limitReached } from '../../domain/index.js';
+import type { Ports } from '../ports/index.js';
 
 type Deps = Pick<Ports, 'usage' | 'settings'>;
 
