@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/adapters/http/openapi/document.js';
+import { buildOpenApiDocument } from '../../src/adapters/http/routes/index.js';
 
 const API_MD = new URL('../../docs/API.md', import.meta.url);
 const shape = (path: string) => path.replace(/\{\w+\}/g, '{}');

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/application/index.js';
 import { HttpApp } from '../../src/adapters/http/http-app.js';
-import { buildOpenApiDocument } from '../../src/adapters/http/openapi/document.js';
+import { buildOpenApiDocument } from '../../src/adapters/http/routes/index.js';
 import { makeHttp, silentLogger, type HttpTest } from '../support/http.js';
 
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options'];

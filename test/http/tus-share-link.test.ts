@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/adapters/http/openapi/document.js';
+import { buildOpenApiDocument } from '../../src/adapters/http/routes/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 
 const TUS = { 'tus-resumable': '1.0.0' };

@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { buildOpenApiDocument } from '../../src/adapters/http/openapi/document.js';
+import { buildOpenApiDocument } from '../../src/adapters/http/routes/index.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

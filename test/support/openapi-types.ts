@@ -1,5 +1,5 @@
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../../src/adapters/http/openapi/document.js';
+import { buildOpenApiDocument } from '../../src/adapters/http/routes/index.js';
 
 export const GENERATED_TYPES = new URL('../../web/src/common/openapi-schema.gen.ts', import.meta.url);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STATUS_BY_CODE } from '../responses/errors.js';
 import { pageQuery } from '../routes/paging.js';
-import { OPERATIONS, type Access, type Answer, type Operation } from './operations.js';
+import type { Access, Answer, Operation } from './operation.js';
 import { components, ERROR_CODES } from './views.js';
 
 type Json = Record<string, unknown>;
@@ -225,18 +225,13 @@ function operation(op: Operation): Json {
   return out;
 }
 
-export interface DocumentOptions {
-  /** Whether the web front end's routes are served (they are only when it is built). */
-  web: boolean;
-}
-
-/** The OpenAPI 3.1 document of every route in OPERATIONS, built once at start-up. */
-export function buildOpenApiDocument({ web }: DocumentOptions): Json {
+/**
+ * The OpenAPI 3.1 document of the given operations, in their order: the ones the routes declared as they registered
+ * (routes/route-table.ts).
+ */
+export function openApiDocument(operations: readonly Operation[]): Json {
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) {
-    if (op.web && !web) continue;
-    paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
-  }
+  for (const op of operations) paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
   return {
     openapi: '3.1.1',
     info: {
@@ -246,7 +241,7 @@ export function buildOpenApiDocument({ web }: DocumentOptions): Json {
         'Self-hosted file storage and sharing. Conventions, flows and examples: docs/API.md. ' +
         `Every error is one shape, \`{error, message, ...details}\`; codes: ${ERROR_CODES.join(', ')}.`,
     },
-    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: componentSchemas(),

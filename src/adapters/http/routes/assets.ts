@@ -1,14 +1,26 @@
 import { sendWebFile } from '../responses/pages/send-web-file.js';
 import { ASSET_HEADERS, IMMUTABLE } from '../responses/pages/web-headers.js';
-import type { AppRouter, RouteDeps } from './route-deps.js';
+import type { RouteDeps } from './route-deps.js';
+import type { RouteTable } from './route-table.js';
 
 /** The built front end's files (web/dist/assets), by name only; served with the front end only (webDir). */
-export function assetRoutes(router: AppRouter, { options, web }: RouteDeps): void {
+export function assetRoutes(routes: RouteTable, { options, web }: RouteDeps): void {
   if (!options.webDir) return;
-  router.get('/assets/:name', (ctx) => {
-    const file = web?.assets.get(ctx.params.name ?? '');
-    if (!file) return;
-    const cache = file.immutable ? IMMUTABLE : 'no-cache';
-    sendWebFile(ctx, file, { ...ASSET_HEADERS, 'Cache-Control': cache });
-  });
+  routes.add(
+    {
+      method: 'get',
+      path: '/assets/{name}',
+      tag: 'web',
+      summary: 'An asset of the web front end',
+      access: 'public',
+      ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }],
+      errors: [404],
+    },
+    (ctx) => {
+      const file = web?.assets.get(ctx.params.name ?? '');
+      if (!file) return;
+      const cache = file.immutable ? IMMUTABLE : 'no-cache';
+      sendWebFile(ctx, file, { ...ASSET_HEADERS, 'Cache-Control': cache });
+    },
+  );
 }

@@ -1,14 +1,18 @@
+import type { Core } from '../../../application/contract.js';
+import { openApiDocument } from '../openapi/document.js';
+import { Auth } from '../session/auth.js';
 import { adminRoutes } from './admin.js';
 import { assetRoutes } from './assets.js';
 import { authRoutes } from './auth.js';
 import { collectionRoutes } from './collections.js';
 import { dashboardRoutes } from './dashboard.js';
-import { fileRoutes } from './files.js';
+import { fileRoutes, uploadRoutes } from './files.js';
 import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
 import { pasteRoutes } from './pastes.js';
 import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
+import { RouteTable } from './route-table.js';
 import { searchRoutes } from './search.js';
 import { sharePageRoutes } from './share-page.js';
 import { shareRoutes } from './shares.js';
@@ -18,27 +22,50 @@ import { usageRoutes } from './usage.js';
 
 /**
  * Every route of the service, the API's and the pages', registered in this order from this one list: where a reader
- * finds which module handles a path. The front end's files and pages come last, and only with a front end (webDir).
+ * finds which module handles a path. Each route declares its OpenAPI operation beside its handler (route-table.ts);
+ * the document lists them in this order. The front end's files and pages come last, and only with a front end
+ * (webDir).
  */
-export function registerRoutes(router: AppRouter, deps: RouteDeps): void {
-  for (const routes of [
-    healthRoutes,
-    referenceRoutes,
-    authRoutes,
-    tokenRoutes,
-    fileRoutes,
-    tusRoutes,
-    folderRoutes,
-    collectionRoutes,
-    pasteRoutes,
-    shareRoutes,
-    searchRoutes,
-    usageRoutes,
-    adminRoutes,
-    assetRoutes,
-    sharePageRoutes,
-    dashboardRoutes,
-  ]) {
-    routes(router, deps);
-  }
+const ROUTES = [
+  healthRoutes,
+  referenceRoutes,
+  authRoutes,
+  tokenRoutes,
+  uploadRoutes,
+  tusRoutes,
+  fileRoutes,
+  folderRoutes,
+  collectionRoutes,
+  pasteRoutes,
+  shareRoutes,
+  searchRoutes,
+  usageRoutes,
+  adminRoutes,
+  assetRoutes,
+  sharePageRoutes,
+  dashboardRoutes,
+];
+
+/** Registers every route on the router; the table it returns holds their operations. */
+export function registerRoutes(router: AppRouter | null, deps: RouteDeps): RouteTable {
+  const table = new RouteTable(router);
+  for (const routes of ROUTES) routes(table, deps);
+  return table;
 }
+
+export interface DocumentOptions {
+  /** Whether the web front end's routes are served (they are only when it is built). */
+  web: boolean;
+}
+
+/**
+ * The OpenAPI 3.1 document the service serves at /api/openapi.json, without a service: the routes register on no
+ * router, so only their operations are recorded. Registering calls nothing on the core, so none is needed.
+ */
+export function buildOpenApiDocument({ web }: DocumentOptions): Record<string, unknown> {
+  const core = {} as Core;
+  const options = { maxUploadBytes: 1, persistence: 'memory', logger: SILENT, ...(web ? { webDir: 'web/dist' } : {}) } as const;
+  return openApiDocument(registerRoutes(null, { core, auth: new Auth(core), options, web: null }).operations);
+}
+
+const SILENT = { info: () => {}, warn: () => {}, error: () => {} };

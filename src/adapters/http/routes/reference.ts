@@ -1,11 +1,15 @@
 import type { Context } from 'koa';
 import { DOCS_CSP, DOCS_HTML, loadDocsAssets } from '../openapi/docs-page.js';
-import { buildOpenApiDocument } from '../openapi/document.js';
-import type { AppRouter, RouteDeps } from './route-deps.js';
+import { openApiDocument } from '../openapi/document.js';
+import type { RouteDeps } from './route-deps.js';
+import type { RouteTable } from './route-table.js';
 
-/** The OpenAPI document and its reference page, both built once at start-up. */
-export function referenceRoutes(router: AppRouter, { options }: RouteDeps): void {
-  const document = Buffer.from(JSON.stringify(buildOpenApiDocument({ web: options.webDir !== undefined })));
+/**
+ * The OpenAPI document and its reference page. The document describes every route of the table, those registered
+ * after this one too: it is assembled once, at its first request, when the table is complete.
+ */
+export function referenceRoutes(routes: RouteTable, _deps: RouteDeps): void {
+  let document: Buffer | undefined;
   const assets = loadDocsAssets();
   const page = (ctx: Context) => {
     ctx.set('Content-Security-Policy', DOCS_CSP);
@@ -14,23 +18,33 @@ export function referenceRoutes(router: AppRouter, { options }: RouteDeps): void
     ctx.set('Cache-Control', 'public, max-age=300');
   };
 
-  router.get('/api/openapi.json', (ctx) => {
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.type = 'application/json';
-    ctx.body = document;
-  });
+  routes.add(
+    { method: 'get', path: '/api/openapi.json', tag: 'reference', summary: 'This document', access: 'public', ok: [{ status: 200, description: 'The OpenAPI 3.1 document' }], errors: [] },
+    (ctx) => {
+      document ??= Buffer.from(JSON.stringify(openApiDocument(routes.operations)));
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.type = 'application/json';
+      ctx.body = document;
+    },
+  );
 
-  router.get('/api/docs', (ctx) => {
-    page(ctx);
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = DOCS_HTML;
-  });
+  routes.add(
+    { method: 'get', path: '/api/docs', tag: 'reference', summary: 'The API reference page', access: 'public', ok: [{ status: 200, description: 'HTML', body: 'html' }], errors: [] },
+    (ctx) => {
+      page(ctx);
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = DOCS_HTML;
+    },
+  );
 
-  router.get('/api/docs/:name', (ctx) => {
-    const asset = assets.get(ctx.params.name ?? '');
-    if (!asset) return;
-    page(ctx);
-    ctx.type = asset.type;
-    ctx.body = asset.body;
-  });
+  routes.add(
+    { method: 'get', path: '/api/docs/{name}', tag: 'reference', summary: 'A script or style of the reference page', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }], errors: [404] },
+    (ctx) => {
+      const asset = assets.get(ctx.params.name ?? '');
+      if (!asset) return;
+      page(ctx);
+      ctx.type = asset.type;
+      ctx.body = asset.body;
+    },
+  );
 }

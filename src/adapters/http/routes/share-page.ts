@@ -11,7 +11,9 @@ import { grantCookie, setGrantCookie } from '../session/grant-cookie.js';
 import { isLinkPreviewBot, isSpeculative } from './link-preview-bots.js';
 import type { PageData } from '../responses/pages/page-data.js';
 import { sendSharePage } from '../responses/pages/send-share-page.js';
-import type { AppRouter, RouteDeps } from './route-deps.js';
+import { BYTES_OK, one, type Answer, type Operation } from '../openapi/operation.js';
+import type { RouteDeps } from './route-deps.js';
+import type { RouteTable } from './route-table.js';
 
 const isPreview = (ctx: Context) => parse(previewQuery, ctx.query).preview === '1';
 
@@ -22,6 +24,27 @@ const STATUS: Record<PageData['state'], number> = {
   gone: 410,
   throttled: 429,
 };
+
+/** The page's bytes, preview or not, are answered as every download is (responses/send-file-content.ts): PDF is an attachment too. */
+const PREVIEW_POLICY = {
+  'Content-Security-Policy': '`sandbox`',
+  'X-Content-Type-Options': '`nosniff`',
+};
+const PREVIEW_BYTES_OK: Answer[] = BYTES_OK.map((answer) => ({ ...answer, headers: PREVIEW_POLICY }));
+const PAGE_OK: Answer[] = [
+  { status: 200, description: 'The page: an open share, or the password form of a protected one', body: 'html' },
+  { status: 404, description: 'The page saying the share does not exist', body: 'html' },
+  { status: 410, description: 'The page saying the share expired or reached a maximum', body: 'html' },
+  { status: 429, description: 'The page saying to wait (`Retry-After`): too many unknown ids', body: 'html' },
+];
+const FOLDER_PAGE_OK: Answer[] = PAGE_OK.map((answer) =>
+  answer.status === 404
+    ? { ...answer, description: 'The "not found" page: no such share, or a folder it does not reach (not a folder share, outside it, unknown)' }
+    : answer,
+);
+const GRANT = 'The grant for this share only: `coffer_share`, Path=/s/{id}, HttpOnly, SameSite=Strict, Max-Age';
+const PAGE_READ = [400, 401, 404, 410, 429];
+const ARCHIVE_OK: Answer[] = [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }];
 
 /** What reading the share for its page came to; anything unexpected is not a page state and is thrown on. */
 function pageDataOf(err: unknown): PageData {
@@ -47,7 +70,7 @@ function pageDataOf(err: unknown): PageData {
  * goes with each plain link: previews, downloads, ranges and the archive. A visit counts one view when the page is
  * answered (or, for a protected share, when it is unlocked); previews count nothing more (ShareKey.preview).
  */
-export function sharePageRoutes(router: AppRouter, { core, auth, options, web }: RouteDeps): void {
+export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }: RouteDeps): void {
   if (!options.webDir) return;
   const base = (ctx: Context) => publicBase(ctx, options.publicUrl);
   const keyOf = (ctx: Context, id: string): ShareKey => ({
@@ -88,10 +111,26 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options, web }:
     sendSharePage(ctx, STATUS[data.state], web.shell, data, pageUrl);
   };
 
-  router.get('/s/:id', (ctx) => page(ctx));
-  router.get('/s/:id/f/:folderId', (ctx) => page(ctx, ctx.params.folderId ?? ''));
+  routes.add(
+    { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share, its state as status, its card tags (counts a view)', access: 'share-page', ok: PAGE_OK, errors: [503] },
+    (ctx) => page(ctx),
+  );
+  routes.add(
+    { method: 'get', path: '/s/{id}/f/{folderId}', tag: 'web', summary: 'The page of one folder inside a shared folder (counts a view, as /s/{id} does)', access: 'share-page', ok: FOLDER_PAGE_OK, errors: [503] },
+    (ctx) => page(ctx, ctx.params.folderId ?? ''),
+  );
 
-  router.post('/s/:id/unlock', jsonBody(AUTH_JSON_LIMIT), async (ctx) => {
+  const unlock: Operation = {
+    method: 'post',
+    path: '/s/{id}/unlock',
+    tag: 'web',
+    summary: 'Unlock a protected share for its page: the share (counts a view) and a grant cookie',
+    access: 'public',
+    json: unlockBody,
+    ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }],
+    errors: [400, 401, 404, 410, 413, 429],
+  };
+  routes.add(unlock, jsonBody(AUTH_JSON_LIMIT), async (ctx) => {
     const id = parseId(ctx.params.id);
     const { password } = parse(unlockBody, ctx.request.body);
     const key = { ...keyOf(ctx, id), password, grant: null, peek: false };
@@ -101,37 +140,72 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options, web }:
     ctx.body = { ...share, url: shareUrl(base(ctx), id) };
   });
 
-  router.get('/s/:id/content', async (ctx) => {
+  const content: Operation = {
+    method: 'get',
+    path: '/s/{id}/content',
+    tag: 'web',
+    summary: 'The shared file or paste: preview (?preview=1) or download',
+    access: 'share-page',
+    query: previewQuery,
+    ok: PREVIEW_BYTES_OK,
+    errors: [...PAGE_READ, 416],
+  };
+  routes.add(content, async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
     await sendFileContent(ctx, content);
   });
 
-  router.get('/s/:id/files/:fileId', async (ctx) => {
+  const file: Operation = { ...content, path: '/s/{id}/files/{fileId}', summary: 'A file inside a shared folder or collection' };
+  routes.add(file, async (ctx) => {
     const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
     const content = await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) });
     await sendFileContent(ctx, content);
   });
 
-  router.get('/s/:id/folders/:folderId', async (ctx) => {
+  const folder: Operation = {
+    method: 'get',
+    path: '/s/{id}/folders/{folderId}',
+    tag: 'web',
+    summary: 'A folder inside a shared folder, with its subtree',
+    access: 'share-page',
+    ok: one('Folder'),
+    errors: PAGE_READ,
+  };
+  routes.add(folder, async (ctx) => {
     const access = { actor: null, share: keyOf(ctx, parseId(ctx.params.id)) };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await core.getFolder.execute({ access, id: parseId(ctx.params.folderId) });
   });
 
-  router.get('/s/:id/collections/:collectionId', async (ctx) => {
+  const collection: Operation = { ...folder, path: '/s/{id}/collections/{collectionId}', summary: 'The shared collection', ok: one('Collection') };
+  routes.add(collection, async (ctx) => {
     const access = { actor: null, share: keyOf(ctx, parseId(ctx.params.id)) };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await core.getCollection.execute({ access, id: parseId(ctx.params.collectionId) });
   });
 
-  router.get('/s/:id/archive', async (ctx) => {
+  const archive: Operation = {
+    method: 'get',
+    path: '/s/{id}/archive',
+    tag: 'web',
+    summary: 'A shared folder or collection as one .zip under one top-level directory, streamed (counts a download)',
+    access: 'share-page',
+    ok: ARCHIVE_OK,
+    errors: PAGE_READ,
+  };
+  routes.add(archive, async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const archive = await core.openShareArchive.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
     sendArchive(ctx, archive);
   });
 
-  router.get('/s/:id/folders/:folderId/archive', async (ctx) => {
+  const folderArchive: Operation = {
+    ...archive,
+    path: '/s/{id}/folders/{folderId}/archive',
+    summary: 'One folder inside a shared folder as one .zip under a directory of its name, streamed (counts a download)',
+  };
+  routes.add(folderArchive, async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const key = keyOf(ctx, parseId(ctx.params.id));
     const folderId = parseId(ctx.params.folderId, 'folderId');

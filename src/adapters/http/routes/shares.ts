@@ -1,56 +1,82 @@
 import type { Context } from 'koa';
 import type { ShareView } from '../../../application/views.js';
+import { BYTES_OK, none, one, owned } from '../openapi/operation.js';
 import { actorOf, sharePassword } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
 import { publicBase, shareUrl } from '../server/public-url.js';
 import { sendFileContent } from '../responses/send-file-content.js';
 import { parse, parseId, shareCreateBody, shareUpdateBody } from '../validation.js';
-import type { AppRouter, RouteDeps } from './route-deps.js';
+import type { RouteDeps } from './route-deps.js';
+import type { RouteTable } from './route-table.js';
 
 /**
  * Reading a share is public; a token, when sent, must be valid, and the owner's session skips the password and the
  * share's state. Every Share answered carries `url`, its page under the public base (public-url.ts).
  */
-export function shareRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
+export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDeps): void {
   const withUrl = (ctx: Context) => {
     const base = publicBase(ctx, options.publicUrl);
     return (view: ShareView) => ({ ...view, url: shareUrl(base, view.id) });
   };
 
-  router.post('/api/share', auth.required, jsonBody(), async (ctx) => {
-    const input = parse(shareCreateBody, ctx.request.body);
-    ctx.body = withUrl(ctx)(await core.createShare.execute({ actor: actorOf(ctx), ...input }));
-    ctx.status = 201;
-  });
+  routes.add(
+    { method: 'post', path: '/api/share', tag: 'shares', summary: 'Share a file, folder, collection or paste', access: 'session-or-uploader', json: shareCreateBody, ok: one('Share', 201), errors: [...owned, 409, 413] },
+    auth.required,
+    jsonBody(),
+    async (ctx) => {
+      const input = parse(shareCreateBody, ctx.request.body);
+      ctx.body = withUrl(ctx)(await core.createShare.execute({ actor: actorOf(ctx), ...input }));
+      ctx.status = 201;
+    },
+  );
 
-  router.get('/api/share', auth.required, async (ctx) => {
-    ctx.body = (await core.listShares.execute({ actor: actorOf(ctx) })).map(withUrl(ctx));
-  });
+  routes.add(
+    { method: 'get', path: '/api/share', tag: 'shares', summary: 'Your shares', access: 'session', ok: one('Share[]'), errors: [400, 401, 403] },
+    auth.required,
+    async (ctx) => {
+      ctx.body = (await core.listShares.execute({ actor: actorOf(ctx) })).map(withUrl(ctx));
+    },
+  );
 
   // Koa's router answers HEAD here too; a HEAD reads nothing out, so it counts no view.
-  router.get('/api/share/:id', async (ctx) => {
-    const id = parseId(ctx.params.id);
-    const actor = await auth.optionalActor(ctx);
-    const [password, client, peek] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD'];
-    ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek }));
-  });
+  routes.add(
+    { method: 'get', path: '/api/share/{id}', tag: 'shares', summary: 'A share (counts a view)', access: 'public', ok: one('Share'), errors: [400, 401, 404, 410, 429] },
+    async (ctx) => {
+      const id = parseId(ctx.params.id);
+      const actor = await auth.optionalActor(ctx);
+      const [password, client, peek] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD'];
+      ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek }));
+    },
+  );
 
-  router.get('/api/share/:id/content', async (ctx) => {
-    const id = parseId(ctx.params.id);
-    const actor = await auth.optionalActor(ctx);
-    const password = sharePassword(ctx);
-    const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
-    await sendFileContent(ctx, content);
-  });
+  routes.add(
+    { method: 'get', path: '/api/share/{id}/content', tag: 'shares', summary: 'The bytes of a shared file or paste', access: 'public', ok: BYTES_OK, errors: [400, 401, 404, 410, 416, 429] },
+    async (ctx) => {
+      const id = parseId(ctx.params.id);
+      const actor = await auth.optionalActor(ctx);
+      const password = sharePassword(ctx);
+      const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
+      await sendFileContent(ctx, content);
+    },
+  );
 
-  router.patch('/api/share/:id', auth.required, jsonBody(), async (ctx) => {
-    const id = parseId(ctx.params.id);
-    const changes = parse(shareUpdateBody, ctx.request.body);
-    ctx.body = withUrl(ctx)(await core.updateShare.execute({ actor: actorOf(ctx), id, ...changes }));
-  });
+  routes.add(
+    { method: 'patch', path: '/api/share/{id}', tag: 'shares', summary: 'Change a share\'s options', access: 'session', json: shareUpdateBody, ok: one('Share'), errors: [...owned, 413] },
+    auth.required,
+    jsonBody(),
+    async (ctx) => {
+      const id = parseId(ctx.params.id);
+      const changes = parse(shareUpdateBody, ctx.request.body);
+      ctx.body = withUrl(ctx)(await core.updateShare.execute({ actor: actorOf(ctx), id, ...changes }));
+    },
+  );
 
-  router.delete('/api/share/:id', auth.required, async (ctx) => {
-    await core.deleteShare.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
-    ctx.status = 204;
-  });
+  routes.add(
+    { method: 'delete', path: '/api/share/{id}', tag: 'shares', summary: 'Delete a share', access: 'session', ok: none, errors: owned },
+    auth.required,
+    async (ctx) => {
+      await core.deleteShare.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+      ctx.status = 204;
+    },
+  );
 }

@@ -15,9 +15,38 @@ import {
   uploadChecksum,
   uploadMetadata,
 } from '../uploads/tus/tus-headers.js';
-import type { AppRouter, RouteDeps } from './route-deps.js';
+import type { Answer, Operation, RequestHeader } from '../openapi/operation.js';
+import type { RouteDeps } from './route-deps.js';
+import type { RouteTable } from './route-table.js';
 
 export const TUS_PATH = '/api/upload/tus';
+
+// tus 1.0 (resumable uploads): the headers of the protocol, as the routes below read and answer them.
+const TUS_RESUMABLE: RequestHeader = { name: 'Tus-Resumable', description: 'The protocol version: `1.0.0` (else 412)', required: true };
+const TUS_ANSWER = { 'Tus-Resumable': '`1.0.0`' };
+const TUS_STATE = {
+  ...TUS_ANSWER,
+  'Upload-Offset': 'Bytes received so far',
+  'Upload-Expires': 'When the upload expires unless more bytes come (RFC 7231 date); absent once complete',
+  'X-File-Id': 'Once complete: the id of the file it became (the upload\'s own id)',
+  'X-Share-Id': 'Once complete, when the upload asked for a share (`share=true`): the id of its file\'s share',
+  'X-Share-Url': 'With `X-Share-Id`: the share\'s page, `{public base}/s/{shareId}` (the `url` the API gives)',
+};
+const TUS_ERRORS = { ...TUS_ANSWER, 'Tus-Version': 'On 412: the version the server speaks, `1.0.0`' };
+const CHECKSUM: RequestHeader = { name: 'Upload-Checksum', description: '`sha1 <base64 digest>` of this request\'s bytes (else 460, nothing stored)' };
+const TUS_DISCOVERY: Answer[] = [
+  {
+    status: 204,
+    description: 'The protocol the server speaks (no token needed)',
+    headers: {
+      'Tus-Resumable': '`1.0.0`',
+      'Tus-Version': '`1.0.0`',
+      'Tus-Extension': '`creation,creation-with-upload,termination,expiration,checksum`',
+      'Tus-Max-Size': 'MAX_UPLOAD_BYTES',
+      'Tus-Checksum-Algorithm': '`sha1`',
+    },
+  },
+];
 
 /**
  * tus 1.0 answers carry Tus-Resumable, errors included, and refuse a request that speaks another version (412).
@@ -45,7 +74,7 @@ function assertOffsetStream(ctx: Context): void {
   }
 }
 
-export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
+export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps): void {
   /**
    * A complete upload names its file and, when its file is shared (the share the upload asked for), that share and
    * its page: the way an uploader token, which cannot list shares, learns the link it made.
@@ -68,11 +97,30 @@ export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps)
     ctx.set('Tus-Checksum-Algorithm', TUS_CHECKSUMS);
     ctx.status = 204;
   };
-  router.options(TUS_PATH, discovery);
-  router.options(`${TUS_PATH}/:id`, discovery);
+  routes.add(
+    { method: 'options', path: TUS_PATH, tag: 'resumable uploads', summary: 'tus 1.0: discover the protocol, extensions and maximum size', access: 'public', ok: TUS_DISCOVERY, errors: [] },
+    discovery,
+  );
 
   // creation and creation-with-upload: the first bytes may come with the request that starts the upload.
-  router.post(TUS_PATH, tusProtocol, auth.required, async (ctx) => {
+  const creation: Operation = {
+    method: 'post',
+    path: TUS_PATH,
+    tag: 'resumable uploads',
+    summary: 'tus 1.0: start a resumable upload (creation; creation-with-upload with a body)',
+    access: 'session-or-uploader',
+    bytes: OFFSET_STREAM,
+    headers: [
+      TUS_RESUMABLE,
+      { name: 'Upload-Length', description: 'The whole upload\'s size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403)', required: true, integer: true },
+      { name: 'Upload-Metadata', description: 'Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload\'s fields); other keys are ignored' },
+      CHECKSUM,
+    ],
+    ok: [{ status: 201, description: 'Created; `Location` is the upload\'s URL', headers: { ...TUS_STATE, Location: 'The upload\'s URL, `/api/upload/tus/{id}`' } }],
+    errors: [400, 401, 403, 404, 408, 412, 413, 415, 429, 460],
+    errorHeaders: TUS_ERRORS,
+  };
+  routes.add(creation, tusProtocol, auth.required, async (ctx) => {
     const actor = actorOf(ctx);
     if (ctx.get('Upload-Defer-Length')) throw new DomainError('bad_request', 'Upload-Defer-Length is not supported');
     const length = byteCount(ctx.get('Upload-Length') || undefined, 'Upload-Length');
@@ -90,7 +138,18 @@ export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps)
     ctx.status = 201;
   });
 
-  router.head(`${TUS_PATH}/:id`, tusProtocol, auth.required, async (ctx) => {
+  const stateOp: Operation = {
+    method: 'head',
+    path: `${TUS_PATH}/{id}`,
+    tag: 'resumable uploads',
+    summary: 'tus 1.0: where an upload stands (resume from Upload-Offset)',
+    access: 'session-or-uploader',
+    headers: [TUS_RESUMABLE],
+    ok: [{ status: 200, description: 'No body', headers: { ...TUS_STATE, 'Upload-Length': 'The whole upload\'s size', 'Cache-Control': '`no-store`' } }],
+    errors: [400, 401, 403, 404, 410, 412],
+    errorHeaders: TUS_ERRORS,
+  };
+  routes.add(stateOp, tusProtocol, auth.required, async (ctx) => {
     const state = await core.getUpload.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
     setState(ctx, state);
     ctx.set('Upload-Length', String(state.length));
@@ -98,7 +157,23 @@ export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps)
     ctx.status = 200;
   });
 
-  router.patch(`${TUS_PATH}/:id`, tusProtocol, auth.required, async (ctx) => {
+  const append: Operation = {
+    method: 'patch',
+    path: `${TUS_PATH}/{id}`,
+    tag: 'resumable uploads',
+    summary: 'tus 1.0: append bytes at Upload-Offset; the last append makes the file',
+    access: 'session-or-uploader',
+    bytes: OFFSET_STREAM,
+    headers: [
+      TUS_RESUMABLE,
+      { name: 'Upload-Offset', description: 'Where these bytes go: the upload\'s offset (else 409, with `offset` in the error)', required: true, integer: true },
+      CHECKSUM,
+    ],
+    ok: [{ status: 204, description: 'Appended', headers: TUS_STATE }],
+    errors: [400, 401, 403, 404, 408, 409, 410, 412, 413, 415, 429, 460],
+    errorHeaders: TUS_ERRORS,
+  };
+  routes.add(append, tusProtocol, auth.required, async (ctx) => {
     const id = parseId(ctx.params.id);
     assertOffsetStream(ctx);
     const offset = byteCount(ctx.get('Upload-Offset') || undefined, 'Upload-Offset');
@@ -107,8 +182,24 @@ export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps)
     ctx.status = 204;
   });
 
-  router.delete(`${TUS_PATH}/:id`, tusProtocol, auth.required, async (ctx) => {
+  const termination: Operation = {
+    method: 'delete',
+    path: `${TUS_PATH}/{id}`,
+    tag: 'resumable uploads',
+    summary: 'tus 1.0: end an unfinished upload (termination); its bytes and counts go',
+    access: 'session-or-uploader',
+    headers: [TUS_RESUMABLE],
+    ok: [{ status: 204, description: 'Ended', headers: TUS_ANSWER }],
+    errors: [400, 401, 403, 404, 412],
+    errorHeaders: TUS_ERRORS,
+  };
+  routes.add(termination, tusProtocol, auth.required, async (ctx) => {
     await core.terminateUpload.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
     ctx.status = 204;
   });
+
+  routes.add(
+    { method: 'options', path: `${TUS_PATH}/{id}`, tag: 'resumable uploads', summary: 'tus 1.0: discover the protocol', access: 'public', ok: TUS_DISCOVERY, errors: [] },
+    discovery,
+  );
 }

@@ -10,7 +10,7 @@ const formInteger = z
   .transform(Number)
   .pipe(shareMaximum);
 
-/** The form fields an upload understands, as the OpenAPI document describes them (openapi/operations.ts). */
+/** The form fields an upload understands, as the OpenAPI document describes them (POST /api/file, routes/files.ts). */
 export const UPLOAD_FORM = z.object({
   folderId: id,
   name: z.string(),
