@@ -120,7 +120,7 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     (ctx) => page(ctx, ctx.params.folderId ?? ''),
   );
 
-  const unlock: Operation = {
+  const unlockOp: Operation = {
     method: 'post',
     path: '/s/{id}/unlock',
     tag: 'web',
@@ -130,7 +130,7 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }],
     errors: [400, 401, 404, 410, 413, 429],
   };
-  routes.add(unlock, jsonBody(AUTH_JSON_LIMIT), async (ctx) => {
+  routes.add(unlockOp, jsonBody(AUTH_JSON_LIMIT), async (ctx) => {
     const id = parseId(ctx.params.id);
     const { password } = parse(unlockBody, ctx.request.body);
     const key = { ...keyOf(ctx, id), password, grant: null, peek: false };
@@ -140,7 +140,7 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     ctx.body = { ...share, url: shareUrl(base(ctx), id) };
   });
 
-  const content: Operation = {
+  const contentOp: Operation = {
     method: 'get',
     path: '/s/{id}/content',
     tag: 'web',
@@ -150,20 +150,20 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     ok: PREVIEW_BYTES_OK,
     errors: [...PAGE_READ, 416],
   };
-  routes.add(content, async (ctx) => {
+  routes.add(contentOp, async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
     await sendFileContent(ctx, content);
   });
 
-  const file: Operation = { ...content, path: '/s/{id}/files/{fileId}', summary: 'A file inside a shared folder or collection' };
-  routes.add(file, async (ctx) => {
+  const fileOp: Operation = { ...contentOp, path: '/s/{id}/files/{fileId}', summary: 'A file inside a shared folder or collection' };
+  routes.add(fileOp, async (ctx) => {
     const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
     const content = await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) });
     await sendFileContent(ctx, content);
   });
 
-  const folder: Operation = {
+  const folderOp: Operation = {
     method: 'get',
     path: '/s/{id}/folders/{folderId}',
     tag: 'web',
@@ -172,20 +172,20 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     ok: one('Folder'),
     errors: PAGE_READ,
   };
-  routes.add(folder, async (ctx) => {
+  routes.add(folderOp, async (ctx) => {
     const access = { actor: null, share: keyOf(ctx, parseId(ctx.params.id)) };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await core.getFolder.execute({ access, id: parseId(ctx.params.folderId) });
   });
 
-  const collection: Operation = { ...folder, path: '/s/{id}/collections/{collectionId}', summary: 'The shared collection', ok: one('Collection') };
-  routes.add(collection, async (ctx) => {
+  const collectionOp: Operation = { ...folderOp, path: '/s/{id}/collections/{collectionId}', summary: 'The shared collection', ok: one('Collection') };
+  routes.add(collectionOp, async (ctx) => {
     const access = { actor: null, share: keyOf(ctx, parseId(ctx.params.id)) };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await core.getCollection.execute({ access, id: parseId(ctx.params.collectionId) });
   });
 
-  const archive: Operation = {
+  const archiveOp: Operation = {
     method: 'get',
     path: '/s/{id}/archive',
     tag: 'web',
@@ -194,18 +194,18 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     ok: ARCHIVE_OK,
     errors: PAGE_READ,
   };
-  routes.add(archive, async (ctx) => {
+  routes.add(archiveOp, async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const archive = await core.openShareArchive.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
     sendArchive(ctx, archive);
   });
 
-  const folderArchive: Operation = {
-    ...archive,
+  const folderArchiveOp: Operation = {
+    ...archiveOp,
     path: '/s/{id}/folders/{folderId}/archive',
     summary: 'One folder inside a shared folder as one .zip under a directory of its name, streamed (counts a download)',
   };
-  routes.add(folderArchive, async (ctx) => {
+  routes.add(folderArchiveOp, async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const key = keyOf(ctx, parseId(ctx.params.id));
     const folderId = parseId(ctx.params.folderId, 'folderId');
