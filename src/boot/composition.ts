@@ -31,7 +31,8 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { CryptoTokenSecrets } from '../adapters/crypto/crypto-token-secrets.js';
 import { FsBlobStore, FsBlobStoreOptions } from '../adapters/fs-blob-store/fs-blob-store.js';
-import { HttpApp, HttpOptions, type HttpLogger } from '../adapters/http/http-app.js';
+import { HttpApp } from '../adapters/http/http-app.js';
+import { HttpOptions, type HttpLogger } from '../adapters/http/http-options.js';
 import { MemoryBlobStore } from '../adapters/memory-blob-store/memory-blob-store.js';
 import {
   MemoryCollectionRepository,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import { Core } from '../application/index.js';
 import { HttpApp } from '../adapters/http/http-app.js';
-import { createHttpServer } from '../adapters/http/http-server.js';
+import { createHttpServer } from '../adapters/http/server/http-server.js';
 import {
   buildContainer,
   connectPersistence,

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArchiveEntry } from '../../src/application/contract.js';
-import { ZipStream } from '../../src/adapters/http/zip/zip-stream.js';
+import { ZipStream } from '../../src/adapters/http/responses/zip/zip-stream.js';
 import { tempDir } from '../support/temp.js';
 import { readZip } from '../support/zip-reader.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { PasswordHasher, Ports } from '../../src/application/index.js';
-import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/throttle-rules.js';
+import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/auth/throttle-rules.js';
 import { failure, makeCore, signUp } from '../support/core.js';
 
 const NEW_PASSWORD = 'a-brand-new-password';

@@ -6,11 +6,11 @@ import { Readable, type Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import busboy from 'busboy';
 import { describe, expect, it } from 'vitest';
-import { FormDataReader, type FormLimits } from '../../src/adapters/http/multipart/form-data.js';
-import { multipartBoundary } from '../../src/adapters/http/multipart/part-headers.js';
+import { FormDataReader, type FormLimits } from '../../src/adapters/http/uploads/multipart/form-data.js';
+import { multipartBoundary } from '../../src/adapters/http/uploads/multipart/part-headers.js';
 
 /*
- * Differential test: many multipart bodies, valid and malformed, each read by busboy 1.6 (configured as upload.ts
+ * Differential test: many multipart bodies, valid and malformed, each read by busboy 1.6 (configured as multipart-upload.ts
  * configured it before our parser: defParamCharset 'utf8', the same limits) and by FormDataReader, each fed in its
  * own random chunks (1 byte to 70 KiB), must give the same observable outcome: the same sequence of fields (name,
  * value, truncated), files (name, filename, mime, SHA-256 of the bytes, whether the size limit was hit, whether the
@@ -28,7 +28,7 @@ const ALLOWED = {
   /**
    * A field whose part names a charset busboy does not decode itself (its own few: utf-8, the latin1/windows-1252
    * family, utf-16le, base64). busboy means to hand those to TextDecoder, but that path of its never works (an arrow
-   * function's `this` stands for the charset), so the field's value is `undefined`; upload.ts on busboy would then
+   * function's `this` stands for the charset), so the field's value is `undefined`; multipart-upload.ts on busboy would then
    * take e.g. a password field as none, and make the share without it. Ours decodes with TextDecoder, or as UTF-8 if
    * the charset is unknown. Browsers and other clients send no charset on a field, so none of them meets this.
    */
@@ -58,7 +58,7 @@ const ALLOWED = {
   // - application/x-www-form-urlencoded: busboy reads it (an upload then fails, having no file); ours refuses it.
 };
 
-/** The limits upload.ts gives: one file, 10 fields, 12 parts, 4 KiB fields, and the user's maximum + 1 for a file. */
+/** The limits multipart-upload.ts gives: one file, 10 fields, 12 parts, 4 KiB fields, and the user's maximum + 1 for a file. */
 const uploadLimits = (maxBytes: number): FormLimits => ({
   files: 1,
   fields: 10,
@@ -644,7 +644,7 @@ async function read(sink: Sink | null, chunks: Buffer[]): Promise<Outcome> {
     Readable.from(chunks).pipe(parser);
   });
   const events = sink.events.slice();
-  // As upload.ts does on a failure: the parser is destroyed (busboy may have emitted 'error' and gone on).
+  // As multipart-upload.ts does on a failure: the parser is destroyed (busboy may have emitted 'error' and gone on).
   if (end === 'error') parser.destroy();
   await Promise.all(sink.files.map((file) => file.settled));
   for (const file of sink.files) {

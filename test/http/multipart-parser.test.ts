@@ -2,14 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { MAX_HEADER_BYTES, MultipartParser } from '../../src/adapters/http/multipart/multipart-parser.js';
-import { FormDataReader, type FormLimits } from '../../src/adapters/http/multipart/form-data.js';
+import { MAX_HEADER_BYTES, MultipartParser } from '../../src/adapters/http/uploads/multipart/multipart-parser.js';
+import { FormDataReader, type FormLimits } from '../../src/adapters/http/uploads/multipart/form-data.js';
 import {
   basename,
   multipartBoundary,
   parseDisposition,
   type PartHeaders,
-} from '../../src/adapters/http/multipart/part-headers.js';
+} from '../../src/adapters/http/uploads/multipart/part-headers.js';
 
 const B = 'X-BOUNDARY-7f3a';
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

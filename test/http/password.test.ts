@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/throttle-rules.js';
+import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/auth/throttle-rules.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 
 const DAY_MS = 24 * 3_600_000;

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { streamChunks } from '../../src/adapters/http/stream-chunks.js';
+import { streamChunks } from '../../src/adapters/http/uploads/stream-chunks.js';
 
 const KiB = 1024;
 const chunk = (size: number, fill: number) => Buffer.alloc(size, fill);

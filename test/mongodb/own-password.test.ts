@@ -2,7 +2,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CryptoTokenSecrets } from '../../src/adapters/crypto/crypto-token-secrets.js';
 import { COLLECTIONS } from '../../src/adapters/mongodb/index.js';
-import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/throttle-rules.js';
+import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/auth/throttle-rules.js';
 import { startCoffer, type RunningCoffer } from '../../src/boot/server.js';
 import { TestClock } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpApp } from '../../src/adapters/http/http-app.js';
-import { createHttpServer } from '../../src/adapters/http/http-server.js';
+import { createHttpServer } from '../../src/adapters/http/server/http-server.js';
 import { COLLECTIONS } from '../../src/adapters/mongodb/index.js';
 import { Core } from '../../src/application/index.js';
 import { buildContainer, connectPersistence, type Persistence } from '../../src/boot/composition.js';

@@ -4,7 +4,7 @@ import {
   GUESSES_PER_TARGET_AND_ADDRESS,
   GUESSES_PER_TARGET_PER_HOUR,
   UNKNOWN_SHARE_LOOKUPS,
-} from '../../src/application/throttle-rules.js';
+} from '../../src/application/auth/throttle-rules.js';
 import type { Actor } from '../../src/domain/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';

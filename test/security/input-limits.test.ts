@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SERVER_LIMITS } from '../../src/adapters/http/http-server.js';
+import { SERVER_LIMITS } from '../../src/adapters/http/server/http-server.js';
 import { AUTH_JSON_LIMIT, JSON_LIMIT } from '../../src/adapters/http/json-body.js';
 import { loadConfig } from '../../src/boot/config.js';
 import { MAX_FOLDER_DEPTH } from '../../src/domain/index.js';

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ports } from '../../src/application/index.js';
-import { REFUSED_GRACE_MS } from '../../src/adapters/http/connection-bound.js';
+import { REFUSED_GRACE_MS } from '../../src/adapters/http/server/connection-bound.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { openSocket, rawRequest, readUntilClosed, uploadHead } from '../support/raw-http.js';
 import { filesOnDisk, until } from '../support/wait.js';

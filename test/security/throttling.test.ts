@@ -1,16 +1,26 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientAddress, throttleGroup } from '../../src/adapters/http/client-address.js';
+import { clientAddress as clientOf, throttleGroup } from '../../src/adapters/http/server/client-address.js';
+import { proxySettings } from '../../src/adapters/http/server/trust-proxy.js';
 import {
   GUESSES_PER_TARGET_AND_ADDRESS,
   GUESSES_PER_TARGET_PER_HOUR,
   GUESSES_PER_TARGET_WHILE_SPRAYING,
   SPRAYED_TARGETS,
   UNKNOWN_SHARE_LOOKUPS,
-} from '../../src/application/throttle-rules.js';
+} from '../../src/application/auth/throttle-rules.js';
 import { makeCore, signUp } from '../support/core.js';
 import { makeHttp, type HttpTest, type Reply } from '../support/http.js';
 
 let t: HttpTest;
+
+/** The address a request from `socket` with this X-Forwarded-For gets in an app behind `hops` proxies (TRUST_PROXY). */
+function clientAddress(socket: string | undefined, forwardedFor: string, hops: number): string {
+  const req = { headers: { 'x-forwarded-for': forwardedFor }, socket: { remoteAddress: socket } };
+  const app = new Koa(proxySettings(hops));
+  return clientOf(app.createContext(req as unknown as IncomingMessage, {} as ServerResponse));
+}
 
 const login = (username: string, password: string, from?: string) =>
   t.request('POST', '/api/auth/login', {

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpApp, type HttpLogger } from '../../src/adapters/http/http-app.js';
-import { createHttpServer, type ServerLimits } from '../../src/adapters/http/http-server.js';
+import { HttpApp } from '../../src/adapters/http/http-app.js';
+import type { HttpLogger } from '../../src/adapters/http/http-options.js';
+import { createHttpServer, type ServerLimits } from '../../src/adapters/http/server/http-server.js';
 import { Core, Ports } from '../../src/application/index.js';
 import { buildContainer } from '../../src/boot/composition.js';
 import { signUp, TestClock, testBuildOptions, testConfig, type TestCoreOptions } from './core.js';

@@ -2,33 +2,13 @@ import Router from '@koa/router';
 import { inject, injectable } from 'inversify';
 import Koa from 'koa';
 import { Core } from '../../application/contract.js';
-import { Auth, type AuthState } from './auth.js';
-import { errorMiddleware } from './errors.js';
-import type { HttpLogger } from './http-logger.js';
-import type { PersistenceName } from './persistence-name.js';
+import { Auth, type AuthState } from './session/auth.js';
+import { errorMiddleware } from './responses/errors.js';
+import { HttpOptions } from './http-options.js';
+import { loadWebAssets, type WebAssets } from './responses/pages/web-assets.js';
 import { registerRoutes } from './routes/index.js';
-import { shareUrls } from './share-urls.js';
-
-export type { HttpLogger } from './http-logger.js';
-
-export const HttpOptions = Symbol('HttpOptions');
-export interface HttpOptions {
-  /** Largest file a single upload may carry, in bytes. */
-  maxUploadBytes: number;
-  /** Where records live, named by GET /health and GET /api/auth/session (the dashboard warns on memory). */
-  persistence: PersistenceName;
-  logger: HttpLogger;
-  /** Reverse proxies whose X-Forwarded-* entries are believed (TRUST_PROXY); default 0: none. */
-  trustProxy?: number;
-  /** The built front end (web/dist); absent: no pages and no /assets. */
-  webDir?: string;
-  /** The base of every `url` handed out (PUBLIC_URL, no trailing slash); without it, each request's own origin. */
-  publicUrl?: string | null;
-  /** How long the browser keeps its session cookie, in seconds: the session's longest life (SESSION_MAX_DAYS). */
-  sessionCookieMaxAge?: number;
-  /** REGISTRATION=open: the sign-in page offers to create an account. */
-  registrationOpen?: boolean;
-}
+import { proxySettings } from './server/trust-proxy.js';
+import { shareUrls } from './responses/share-urls.js';
 
 // A client that goes away mid-download is routine, not a server fault.
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
@@ -44,6 +24,14 @@ const noStore: Koa.Middleware = async (ctx, next) => {
   if (personal && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
 };
 
+/** The built front end, read once; a directory without a build is said once at start, and the API still serves. */
+function frontEnd({ webDir, logger }: HttpOptions): WebAssets | null {
+  if (webDir === undefined) return null;
+  const web = loadWebAssets(webDir);
+  if (!web) logger.warn({ dir: webDir }, 'the web front end is not built: run npm run build:web');
+  return web;
+}
+
 /** The Koa application serving the whole API on top of the core. */
 @injectable()
 export class HttpApp {
@@ -55,9 +43,10 @@ export class HttpApp {
     const { logger } = options;
     const router = new Router<AuthState>();
     this.router = router;
-    registerRoutes(router, { core, auth: new Auth(core, options.trustProxy, options.publicUrl ?? null), options });
+    const auth = new Auth(core, options.publicUrl ?? null);
+    registerRoutes(router, { core, auth, options, web: frontEnd(options) });
 
-    this.koa = new Koa();
+    this.koa = new Koa(proxySettings(options.trustProxy ?? 0));
     this.koa.use(async (ctx, next) => {
       const started = Date.now();
       await next();
@@ -65,7 +54,7 @@ export class HttpApp {
     });
     this.koa.use(noStore);
     this.koa.use(errorMiddleware(logger));
-    this.koa.use(shareUrls(options.publicUrl, options.trustProxy));
+    this.koa.use(shareUrls(options.publicUrl));
     this.koa.use(router.routes());
     this.koa.use(router.allowedMethods());
     // Errors after the response has started (a failing download stream) arrive here instead of crashing.

@@ -129,6 +129,10 @@ export const pasteCreateBody = z
     }
     return { ...paste, share: share === true ? options : null };
   });
+/** A share page's password, sent to POST /s/{id}/unlock. */
+export const unlockBody = z.strictObject({ password: z.string() });
+/** `preview=1`: the share page shows the bytes inline as part of its visit (ShareKey.preview). */
+export const previewQuery = z.object({ preview: z.literal('1').optional() });
 export const searchBody = z.strictObject({
   query: z.string(),
   folderId: ref.default(null),

@@ -1,8 +1,8 @@
 import { assertMay, badRequest, conflict, forbidden, isValidPassword, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import { judgeGuess } from '../judge-guess.js';
+import { judgeGuess } from './judge-guess.js';
 import type { Ports } from '../ports/index.js';
-import { loginKeys } from '../throttle-rules.js';
+import { loginKeys } from './throttle-rules.js';
 
 type Port = Core['changePassword'];
 

@@ -1,8 +1,8 @@
 import { badRequest, DomainError } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import { judgeGuess } from '../judge-guess.js';
+import { judgeGuess } from './judge-guess.js';
 import type { Ports } from '../ports/index.js';
-import { loginKeys } from '../throttle-rules.js';
+import { loginKeys } from './throttle-rules.js';
 import { issueSession } from './issue-session.js';
 
 type Port = Core['login'];

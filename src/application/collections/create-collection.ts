@@ -2,7 +2,7 @@ import type { Collection } from '../../domain/index.js';
 import { assertMay, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { withReserved } from '../usage-limits.js';
+import { withReserved } from '../usage/usage-limits.js';
 import { collectionView } from '../views.js';
 
 type Port = Core['createCollection'];

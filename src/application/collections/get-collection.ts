@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { authorizeRead } from '../share-access.js';
+import { authorizeRead } from '../shares/share-access.js';
 import { seenThrough } from '../views.js';
 import { collectionViewOf } from './collection-views.js';
 

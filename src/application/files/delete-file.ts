@@ -1,7 +1,7 @@
 import { assertMay } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
-import { removeFiles } from '../remove-files.js';
+import { removeFiles } from './remove-files.js';
 import { owned } from '../owned.js';
 
 type Port = Core['deleteFile'];

@@ -2,7 +2,7 @@ import type { Actor, LimitKind, StoredFile } from '../../domain/index.js';
 import { badRequest, notFound } from '../../domain/index.js';
 import type { ShareOptions } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { removeFiles } from '../remove-files.js';
+import { removeFiles } from './remove-files.js';
 import { shareItem, type ShareDeps } from '../shares/create-share.js';
 import { fileView } from '../views.js';
 import type { FileView } from '../views.js';

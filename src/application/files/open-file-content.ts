@@ -1,7 +1,7 @@
 import type { Core, FileContent } from '../contract.js';
-import { fileContent } from '../file-content.js';
+import { fileContent } from './file-content.js';
 import type { Ports } from '../ports/index.js';
-import { countingDownloads } from '../share-access.js';
+import { countingDownloads } from '../shares/share-access.js';
 import { readableFile } from './readable-file.js';
 
 type Port = Core['openFileContent'];

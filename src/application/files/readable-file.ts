@@ -2,7 +2,7 @@ import type { Share, StoredFile } from '../../domain/index.js';
 import { notFound } from '../../domain/index.js';
 import type { ReadAccess } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { authorizeRead } from '../share-access.js';
+import { authorizeRead } from '../shares/share-access.js';
 
 type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
 

@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
-import { refusal } from '../usage-limits.js';
+import { refusal } from '../usage/usage-limits.js';
 
 /**
  * Chunks are held back until this many bytes are gathered, so a large upload costs one counter update and one write

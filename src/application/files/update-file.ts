@@ -2,7 +2,7 @@ import type { StoredFile } from '../../domain/index.js';
 import { assertMay, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { FilePatch, Ports } from '../ports/index.js';
-import { removeFiles } from '../remove-files.js';
+import { removeFiles } from './remove-files.js';
 import { owned } from '../owned.js';
 import { fileViewOf } from './file-views.js';
 

@@ -2,7 +2,7 @@ import type { StoredFile } from '../../domain/index.js';
 import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { limitsOf, refusal } from '../usage-limits.js';
+import { limitsOf, refusal } from '../usage/usage-limits.js';
 import { landFile, undoUpload, type LandingDeps } from './land-file.js';
 import { StorageMeter } from './storage-meter.js';
 import { admitUpload, tooManyUploads } from './upload-request.js';

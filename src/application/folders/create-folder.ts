@@ -2,7 +2,7 @@ import type { Folder } from '../../domain/index.js';
 import { assertDepthAllowed, assertMay, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { withReserved } from '../usage-limits.js';
+import { withReserved } from '../usage/usage-limits.js';
 import { owned } from '../owned.js';
 import { folderView } from '../views.js';
 

@@ -2,7 +2,7 @@ import type { Folder, StoredFile } from '../../domain/index.js';
 import { MAX_STORED_DEPTH, MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { authorizeRead } from '../share-access.js';
+import { authorizeRead } from '../shares/share-access.js';
 import type { FolderView } from '../views.js';
 import { fileView, folderView } from '../views.js';
 import { byName } from './subtree.js';

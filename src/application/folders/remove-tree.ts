@@ -1,5 +1,5 @@
 import type { HeldAmounts, Ports } from '../ports/index.js';
-import { followShares, removeFiles, type RemovalDeps } from '../remove-files.js';
+import { followShares, removeFiles, type RemovalDeps } from '../files/remove-files.js';
 
 export type TreeDeps = Pick<Ports, 'folders'> & RemovalDeps;
 

@@ -1,7 +1,7 @@
 import { finishAccountRemoval, type AccountDeps } from '../admin/remove-account.js';
 import { finishTreeRemoval, type TreeDeps } from '../folders/remove-tree.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
-import { finishFileRemoval } from '../remove-files.js';
+import { finishFileRemoval } from '../files/remove-files.js';
 
 export type RecoveryDeps = TreeDeps & AccountDeps & Pick<Ports, 'instance'>;
 export type RecoveryOutcome = 'settled' | 'released' | 'kept' | 'finished';

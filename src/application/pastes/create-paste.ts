@@ -2,7 +2,7 @@ import type { Actor, Paste } from '../../domain/index.js';
 import { DEFAULT_PASTE_NAME, assertMay, normalizePasteType, requireName, uploaderTokenOf } from '../../domain/index.js';
 import type { Core, ShareOptions } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { reserve, withReserved } from '../usage-limits.js';
+import { reserve, withReserved } from '../usage/usage-limits.js';
 import { pasteView } from '../views.js';
 import { shareItem, type ShareDeps } from '../shares/create-share.js';
 import { shareLimits } from '../shares/share-limits.js';

@@ -1,7 +1,7 @@
 import { notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { authorizeRead, countUse } from '../share-access.js';
+import { authorizeRead, countUse } from '../shares/share-access.js';
 import { pasteView } from '../views.js';
 
 type Port = Core['getPaste'];

@@ -2,7 +2,7 @@ import type { Actor, Paste } from '../../domain/index.js';
 import { assertMay, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { PastePatch, Ports } from '../ports/index.js';
-import { reserve } from '../usage-limits.js';
+import { reserve } from '../usage/usage-limits.js';
 import { owned } from '../owned.js';
 import { pasteView } from '../views.js';
 import { contentSize } from './paste-input.js';

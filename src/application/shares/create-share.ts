@@ -12,7 +12,7 @@ import {
 import type { Core, ShareOptions } from '../contract.js';
 import type { ShareView } from '../views.js';
 import type { Ports } from '../ports/index.js';
-import { withReserved } from '../usage-limits.js';
+import { withReserved } from '../usage/usage-limits.js';
 import { ITEM_NAMES, sharedItem } from './share-item.js';
 import { shareLimits } from './share-limits.js';
 import { sharePasswordHash } from './share-password.js';

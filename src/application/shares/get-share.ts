@@ -3,7 +3,7 @@ import { notFound } from '../../domain/index.js';
 import type { Core, FolderPage, ShareKey } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import type { ShareView } from '../views.js';
-import { assertActive, countUse, findShare, unlockShare } from '../share-access.js';
+import { assertActive, countUse, findShare, unlockShare } from './share-access.js';
 import { folderInShare } from './folder-in-share.js';
 import { shareFields, shareView } from './share-views.js';
 

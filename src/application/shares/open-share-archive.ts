@@ -2,7 +2,7 @@ import type { Folder, Share, StoredFile } from '../../domain/index.js';
 import { MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
 import type { ArchiveEntry, Core, ShareArchive } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { assertActive, countUse, findShare, unlockShare } from '../share-access.js';
+import { assertActive, countUse, findShare, unlockShare } from './share-access.js';
 import { UniquePaths, folderPaths, segment } from './archive-paths.js';
 import { folderInShare } from './folder-in-share.js';
 

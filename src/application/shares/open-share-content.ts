@@ -1,9 +1,9 @@
 import type { Paste, Share } from '../../domain/index.js';
 import { badRequest } from '../../domain/index.js';
 import type { Core, FileContent } from '../contract.js';
-import { fileContent } from '../file-content.js';
+import { fileContent } from '../files/file-content.js';
 import type { ByteRange, Ports } from '../ports/index.js';
-import { assertActive, countingDownloads, findShare, unlockShare } from '../share-access.js';
+import { assertActive, countingDownloads, findShare, unlockShare } from './share-access.js';
 import { owned } from '../owned.js';
 
 type Port = Core['openShareContent'];

@@ -2,7 +2,7 @@ import type { Token } from '../../domain/index.js';
 import { assertMay, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { withReserved } from '../usage-limits.js';
+import { withReserved } from '../usage/usage-limits.js';
 import { tokenView } from '../views.js';
 
 type Port = Core['createApiToken'];

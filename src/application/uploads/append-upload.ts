@@ -4,7 +4,7 @@ import type { Core } from '../contract.js';
 import { StorageMeter } from '../files/storage-meter.js';
 import { tooManyUploads } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
-import { limitsOf } from '../usage-limits.js';
+import { limitsOf } from '../usage/usage-limits.js';
 import { finishUpload, type FinishDeps } from './finish-upload.js';
 import { releaseSession } from './release-session.js';
 import { appendMiss, offsetConflict, ownedUpload, stateOf } from './upload-state.js';

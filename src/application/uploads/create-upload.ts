@@ -3,7 +3,7 @@ import type { Core } from '../contract.js';
 import { admitUpload } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
 import { sharePasswordHash } from '../shares/share-password.js';
-import { limitsOf, refusal } from '../usage-limits.js';
+import { limitsOf, refusal } from '../usage/usage-limits.js';
 import { finishUpload, type FinishDeps } from './finish-upload.js';
 import { stateOf } from './upload-state.js';
 

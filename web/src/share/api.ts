@@ -1,8 +1,21 @@
-import type { ShareView } from '../../../src/application/views.js';
-import type { PageData, PageShare } from '../../../src/adapters/http/web/page-data.js';
 import type { ErrorBody } from '../common/error-body.js';
+import type { components } from '../common/openapi-schema.gen.js';
 
-export type { PageData, PageShare, ShareView };
+/** A share as the API answers it, its page's `url` included (a type generated from the OpenAPI document). */
+export type ShareView = components['schemas']['Share'];
+/** A share as its page shows it: the API's Share, whose `url` is that page's address. */
+export type PageShare = ShareView;
+
+/**
+ * What the server wrote into the page's data block (src/adapters/http/responses/pages/page-data.ts): no API answer,
+ * so no generated type names it. test/http/page-data-type.test.ts keeps this type and the server's in step.
+ */
+export type PageData =
+  | { state: 'open'; share: PageShare; folderId?: string }
+  | { state: 'locked'; folderId?: string }
+  | { state: 'not-found' }
+  | { state: 'gone' }
+  | { state: 'throttled'; retryAfter: number };
 
 /** An error answer's body; `{}` when it is not JSON. */
 export async function errorBody(res: Response): Promise<ErrorBody> {

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { FileView } from '../../../src/application/views.js';
 import { formatSize } from '../common/format.js';
 import { previewKind } from '../common/preview.js';
 import { PreviewSlot } from './preview-slot.js';
-import { fileUrl } from './share-api.js';
+import { fileUrl, type FileView } from './share-api.js';
 
 interface Props {
   shareId: string;

@@ -1,8 +1,10 @@
 import { errorBody, retryAfterOf, type PageData, type PageShare } from './api.js';
-import type { CollectionView, FolderView } from '../../../src/application/views.js';
+import type { components } from '../common/openapi-schema.gen.js';
 import { shareProblem } from './share-words.js';
 
-export type { CollectionView, FolderView };
+export type FileView = components['schemas']['File'];
+export type FolderView = components['schemas']['Folder'];
+export type CollectionView = components['schemas']['Collection'];
 
 /** Everything a share's page loads lives below its own path, where the unlock cookie goes along. */
 export const pagePath = (id: string) => `/s/${encodeURIComponent(id)}`;

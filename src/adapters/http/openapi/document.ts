@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { STATUS_BY_CODE } from '../errors.js';
-import { pageQuery } from '../paging.js';
+import { STATUS_BY_CODE } from '../responses/errors.js';
+import { pageQuery } from '../routes/paging.js';
 import { OPERATIONS, type Access, type Answer, type Operation } from './operations.js';
 import { components, ERROR_CODES } from './views.js';
 

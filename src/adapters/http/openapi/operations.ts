@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { pageQuery } from '../paging.js';
-import { DASHBOARD_PATHS } from '../routes/web.js';
-import { previewQuery, unlockBody } from '../routes/share-page.js';
-import { UPLOAD_FORM } from '../upload-fields.js';
+import { pageQuery } from '../routes/paging.js';
+import { DASHBOARD_PATHS } from '../routes/dashboard-paths.js';
+import { UPLOAD_FORM } from '../uploads/upload-fields.js';
 import * as body from '../validation.js';
 
 /** Who may call a route: the token types it accepts (`x-token-types`), or none. */
@@ -66,7 +65,7 @@ const BYTES_OK: Answer[] = [
   { status: 206, description: 'One range of the content (`Content-Range`)', body: 'bytes' },
   { status: 304, description: 'Not modified (`If-None-Match` / `If-Modified-Since`)' },
 ];
-/** The page's bytes, preview or not, are answered as every download is (send-content.ts): PDF is an attachment too. */
+/** The page's bytes, preview or not, are answered as every download is (responses/send-file-content.ts): PDF is an attachment too. */
 const PREVIEW_POLICY = {
   'Content-Security-Policy': '`sandbox`',
   'X-Content-Type-Options': '`nosniff`',
@@ -204,9 +203,9 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/assets/{name}', tag: 'web', summary: 'An asset of the web front end', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }, { status: 304, description: 'Not modified' }], errors: [404], web: true },
   { method: 'get', path: '/s/{id}', tag: 'web', summary: 'The page of a share, its state as status, its card tags (counts a view)', access: 'share-page', ok: PAGE_OK, errors: [503], web: true },
   { method: 'get', path: '/s/{id}/f/{folderId}', tag: 'web', summary: 'The page of one folder inside a shared folder (counts a view, as /s/{id} does)', access: 'share-page', ok: FOLDER_PAGE_OK, errors: [503], web: true },
-  { method: 'post', path: '/s/{id}/unlock', tag: 'web', summary: 'Unlock a protected share for its page: the share (counts a view) and a grant cookie', access: 'public', json: unlockBody, ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }], errors: [400, 401, 404, 410, 413, 429], web: true },
-  { method: 'get', path: '/s/{id}/content', tag: 'web', summary: 'The shared file or paste: preview (?preview=1) or download', access: 'share-page', query: previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
-  { method: 'get', path: '/s/{id}/files/{fileId}', tag: 'web', summary: 'A file inside a shared folder or collection', access: 'share-page', query: previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
+  { method: 'post', path: '/s/{id}/unlock', tag: 'web', summary: 'Unlock a protected share for its page: the share (counts a view) and a grant cookie', access: 'public', json: body.unlockBody, ok: [{ status: 200, description: 'The share', schema: 'Share', headers: { 'Set-Cookie': GRANT } }], errors: [400, 401, 404, 410, 413, 429], web: true },
+  { method: 'get', path: '/s/{id}/content', tag: 'web', summary: 'The shared file or paste: preview (?preview=1) or download', access: 'share-page', query: body.previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
+  { method: 'get', path: '/s/{id}/files/{fileId}', tag: 'web', summary: 'A file inside a shared folder or collection', access: 'share-page', query: body.previewQuery, ok: PREVIEW_BYTES_OK, errors: [...PAGE_READ, 416], web: true },
   { method: 'get', path: '/s/{id}/folders/{folderId}', tag: 'web', summary: 'A folder inside a shared folder, with its subtree', access: 'share-page', ok: one('Folder'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/collections/{collectionId}', tag: 'web', summary: 'The shared collection', access: 'share-page', ok: one('Collection'), errors: PAGE_READ, web: true },
   { method: 'get', path: '/s/{id}/archive', tag: 'web', summary: 'A shared folder or collection as one .zip under one top-level directory, streamed (counts a download)', access: 'share-page', ok: [{ status: 200, description: 'The archive (stored entries, exact Content-Length)', body: 'zip' }], errors: PAGE_READ, web: true },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMIT_KINDS, SHARE_TYPES, isByteKind, type LimitKind } from '../../../domain/index.js';
-import { PERSISTENCE_NAMES } from '../persistence-name.js';
+import { PERSISTENCE_NAMES } from '../http-options.js';
 
 /**
  * The response bodies of the API as zod schemas, for the OpenAPI document only: the views themselves are built by the

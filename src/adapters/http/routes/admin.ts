@@ -1,4 +1,4 @@
-import { actorOf } from '../auth.js';
+import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
 import { adminCreateBody, adminUpdateBody, limitChanges, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';

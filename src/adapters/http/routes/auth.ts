@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { actorOf } from '../auth.js';
+import { actorOf } from '../session/auth.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
-import { clearSessionCookie, sessionCookie, setSessionCookie } from '../session-cookie.js';
+import { clearSessionCookie, sessionCookie, setSessionCookie } from '../session/session-cookie.js';
 import { browserSessionBody, credentialsBody, parse, passwordChangeBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 

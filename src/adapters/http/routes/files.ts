@@ -1,11 +1,11 @@
 import type { FileView } from '../../../application/views.js';
-import { answerNow } from '../answer-now.js';
-import { publicBase } from '../public-url.js';
-import { addShareUrls } from '../share-urls.js';
-import { actorOf } from '../auth.js';
+import { answerNow } from '../responses/answer-now.js';
+import { publicBase } from '../server/public-url.js';
+import { addShareUrls } from '../responses/share-urls.js';
+import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { sendContent } from '../send-content.js';
-import { receiveUpload } from '../upload.js';
+import { sendFileContent } from '../responses/send-file-content.js';
+import { receiveUpload } from '../uploads/multipart-upload.js';
 import { fileUpdateBody, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
@@ -14,7 +14,7 @@ export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps
   // upload undone instead of a file it never learns of.
   router.post('/api/file', auth.required, async (ctx) => {
     const actor = actorOf(ctx);
-    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const base = publicBase(ctx, options.publicUrl);
     const deliver = (file: FileView) => {
       addShareUrls(file, base);
       return answerNow(ctx, 201, file);
@@ -29,7 +29,7 @@ export function fileRoutes(router: AppRouter, { core, auth, options }: RouteDeps
 
   router.get('/api/file/:id/content', async (ctx) => {
     const id = parseId(ctx.params.id);
-    await sendContent(ctx, await core.openFileContent.execute({ access: await auth.readAccess(ctx), id }));
+    await sendFileContent(ctx, await core.openFileContent.execute({ access: await auth.readAccess(ctx), id }));
   });
 
   router.patch('/api/file/:id', auth.required, jsonBody(), async (ctx) => {

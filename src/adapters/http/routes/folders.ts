@@ -1,6 +1,6 @@
-import { actorOf } from '../auth.js';
+import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { linkNext, parsePage } from '../paging.js';
+import { linkNext, parsePage } from './paging.js';
 import { folderCreateBody, folderUpdateBody, parse, parseId } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 

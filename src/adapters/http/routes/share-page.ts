@@ -1,23 +1,18 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { ShareKey } from '../../../application/contract.js';
 import { DomainError, isDomainError } from '../../../domain/index.js';
-import { fromOwnOrigin } from '../csrf.js';
+import { fromOwnOrigin } from '../session/csrf.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
-import { folderPageUrl, publicBase, shareUrl } from '../public-url.js';
-import { sendArchive } from '../send-archive.js';
-import { sendContent } from '../send-content.js';
-import { parse, parseId } from '../validation.js';
-import { grantCookie, setGrantCookie } from '../web/grant-cookie.js';
-import { isLinkPreviewBot, isSpeculative } from '../web/link-preview-bots.js';
-import type { PageData } from '../web/page-data.js';
-import { sendPage } from '../web/send-page.js';
-import type { WebAssets } from '../web/web-assets.js';
+import { folderPageUrl, publicBase, shareUrl } from '../server/public-url.js';
+import { sendArchive } from '../responses/send-archive.js';
+import { sendFileContent } from '../responses/send-file-content.js';
+import { parse, parseId, previewQuery, unlockBody } from '../validation.js';
+import { grantCookie, setGrantCookie } from '../session/grant-cookie.js';
+import { isLinkPreviewBot, isSpeculative } from './link-preview-bots.js';
+import type { PageData } from '../responses/pages/page-data.js';
+import { sendSharePage } from '../responses/pages/send-share-page.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
-export const unlockBody = z.strictObject({ password: z.string() });
-/** `preview=1`: the page shows the bytes inline as part of its visit (ShareKey.preview). */
-export const previewQuery = z.object({ preview: z.literal('1').optional() });
 const isPreview = (ctx: Context) => parse(previewQuery, ctx.query).preview === '1';
 
 const STATUS: Record<PageData['state'], number> = {
@@ -52,12 +47,13 @@ function pageDataOf(err: unknown): PageData {
  * goes with each plain link: previews, downloads, ranges and the archive. A visit counts one view when the page is
  * answered (or, for a protected share, when it is unlocked); previews count nothing more (ShareKey.preview).
  */
-export function sharePageRoutes(router: AppRouter, { core, auth, options }: RouteDeps, web: () => WebAssets | null) {
-  const base = (ctx: Context) => publicBase(ctx, options.publicUrl, options.trustProxy);
+export function sharePageRoutes(router: AppRouter, { core, auth, options, web }: RouteDeps): void {
+  if (!options.webDir) return;
+  const base = (ctx: Context) => publicBase(ctx, options.publicUrl);
   const keyOf = (ctx: Context, id: string): ShareKey => ({
     id,
     password: null,
-    grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl, options.trustProxy ?? 0)),
+    grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl)),
     client: auth.client(ctx),
     peek:
       ctx.method === 'HEAD' ||
@@ -72,8 +68,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
    * share does not reach is the 404 page and counts nothing.
    */
   const page = async (ctx: Context, folder?: string) => {
-    const assets = web();
-    if (!assets) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
+    if (!web) throw new DomainError('unavailable', 'The web front end is not built: run npm run build:web');
     const raw = ctx.params.id ?? '';
     const url = shareUrl(base(ctx), raw);
     const pageUrl = folder === undefined ? url : folderPageUrl(url, folder);
@@ -90,7 +85,7 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
       if (data.state === 'locked' && folder !== undefined) data = { ...data, folderId: folder };
     }
     if (data.state === 'throttled') ctx.set('Retry-After', String(Math.ceil(data.retryAfter)));
-    sendPage(ctx, STATUS[data.state], assets.shell, data, pageUrl);
+    sendSharePage(ctx, STATUS[data.state], web.shell, data, pageUrl);
   };
 
   router.get('/s/:id', (ctx) => page(ctx));
@@ -109,13 +104,13 @@ export function sharePageRoutes(router: AppRouter, { core, auth, options }: Rout
   router.get('/s/:id/content', async (ctx) => {
     const actor = await auth.optionalActor(ctx);
     const content = await core.openShareContent.execute({ actor, ...keyOf(ctx, parseId(ctx.params.id)) });
-    await sendContent(ctx, content);
+    await sendFileContent(ctx, content);
   });
 
   router.get('/s/:id/files/:fileId', async (ctx) => {
     const access = { actor: await auth.optionalActor(ctx), share: keyOf(ctx, parseId(ctx.params.id)) };
     const content = await core.openFileContent.execute({ access, id: parseId(ctx.params.fileId) });
-    await sendContent(ctx, content);
+    await sendFileContent(ctx, content);
   });
 
   router.get('/s/:id/folders/:folderId', async (ctx) => {

@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import type { ShareView } from '../../../application/views.js';
-import { actorOf, sharePassword } from '../auth.js';
+import { actorOf, sharePassword } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { publicBase, shareUrl } from '../public-url.js';
-import { sendContent } from '../send-content.js';
+import { publicBase, shareUrl } from '../server/public-url.js';
+import { sendFileContent } from '../responses/send-file-content.js';
 import { parse, parseId, shareCreateBody, shareUpdateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
@@ -13,7 +13,7 @@ import type { AppRouter, RouteDeps } from './route-deps.js';
  */
 export function shareRoutes(router: AppRouter, { core, auth, options }: RouteDeps): void {
   const withUrl = (ctx: Context) => {
-    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const base = publicBase(ctx, options.publicUrl);
     return (view: ShareView) => ({ ...view, url: shareUrl(base, view.id) });
   };
 
@@ -40,7 +40,7 @@ export function shareRoutes(router: AppRouter, { core, auth, options }: RouteDep
     const actor = await auth.optionalActor(ctx);
     const password = sharePassword(ctx);
     const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
-    await sendContent(ctx, content);
+    await sendFileContent(ctx, content);
   });
 
   router.patch('/api/share/:id', auth.required, jsonBody(), async (ctx) => {

@@ -1,9 +1,9 @@
-import { actorOf } from '../auth.js';
+import { actorOf } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
-import { contentDispositionOf } from '../header-text.js';
-import { publicBase } from '../public-url.js';
-import { sharexConfig } from '../sharex-config.js';
-import { linkNext, parsePage } from '../paging.js';
+import { contentDispositionOf } from '../responses/content-disposition.js';
+import { publicBase } from '../server/public-url.js';
+import { sharexConfig } from '../responses/sharex-config.js';
+import { linkNext, parsePage } from './paging.js';
 import { parse, parseId, tokenCreateBody } from '../validation.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
@@ -18,7 +18,7 @@ export function tokenRoutes(router: AppRouter, { core, auth, options }: RouteDep
   router.post('/api/token/sharex', auth.required, jsonBody(), async (ctx) => {
     const { name } = parse(tokenCreateBody, ctx.request.body);
     const created = await core.createApiToken.execute({ actor: actorOf(ctx), name });
-    const base = publicBase(ctx, options.publicUrl, options.trustProxy);
+    const base = publicBase(ctx, options.publicUrl);
     ctx.set('Content-Disposition', contentDispositionOf(`${sxcuName(name)}.sxcu`, 'attachment'));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = sharexConfig(base, created.token);

@@ -1,11 +1,11 @@
 import type { Context, Next } from 'koa';
 import type { ResumableUploadState } from '../../../application/contract.js';
 import { DomainError } from '../../../domain/index.js';
-import { actorOf } from '../auth.js';
-import { sendError, toHttpFailure } from '../errors.js';
-import { publicBase, shareUrl } from '../public-url.js';
+import { actorOf } from '../session/auth.js';
+import { sendError, toHttpFailure } from '../responses/errors.js';
+import { publicBase, shareUrl } from '../server/public-url.js';
 import { parseId } from '../validation.js';
-import { appendBody } from '../tus/append-body.js';
+import { appendBody } from '../uploads/tus/append-body.js';
 import {
   OFFSET_STREAM,
   TUS_CHECKSUMS,
@@ -14,7 +14,7 @@ import {
   byteCount,
   uploadChecksum,
   uploadMetadata,
-} from '../tus/tus-headers.js';
+} from '../uploads/tus/tus-headers.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
 export const TUS_PATH = '/api/upload/tus';
@@ -56,7 +56,7 @@ export function tusRoutes(router: AppRouter, { core, auth, options }: RouteDeps)
     if (state.fileId) ctx.set('X-File-Id', state.fileId);
     if (state.shareId) {
       ctx.set('X-Share-Id', state.shareId);
-      ctx.set('X-Share-Url', shareUrl(publicBase(ctx, options.publicUrl, options.trustProxy), state.shareId));
+      ctx.set('X-Share-Url', shareUrl(publicBase(ctx, options.publicUrl), state.shareId));
     }
   };
 

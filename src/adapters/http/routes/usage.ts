@@ -1,4 +1,4 @@
-import { actorOf } from '../auth.js';
+import { actorOf } from '../session/auth.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 
 export function usageRoutes(router: AppRouter, { core, auth }: RouteDeps): void {

@@ -2,7 +2,10 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatCount } from '../format.js';
 import type { PageDrawing } from './page-drawing.js';
-import type { PdfEngine } from './pdf-view.js';
+import type * as PdfEngineModule from './pdf-engine.js';
+
+/** The lazily loaded half of the viewer (pdf-engine.ts), as pdf-view.tsx hands it on once loaded. */
+export type PdfEngine = typeof PdfEngineModule;
 
 /** Pages within this distance of the visible part (a share of its height) are drawn; farther ones are let go. */
 const NEAR = '100% 0px';

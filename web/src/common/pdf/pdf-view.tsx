@@ -1,6 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useState } from 'preact/hooks';
-import { PdfPages } from './pdf-pages.js';
+import { PdfPages, type PdfEngine } from './pdf-pages.js';
 import './pdf-view.css';
 
 export interface PdfViewProps {
@@ -16,8 +16,6 @@ export interface PdfViewProps {
    */
   wholeFile?: boolean;
 }
-
-export type PdfEngine = typeof import('./pdf-engine.js');
 
 type State =
   | { step: 'loading' }

@@ -1,0 +1,22 @@
+import type { StoredFile } from '../../domain/index.js';
+import { dispositionFor, isActiveContent, isCodeType, servedType } from '../../domain/index.js';
+import type { FileContent } from '../contract.js';
+import type { Ports } from '../ports/index.js';
+
+/** The one mapping from a stored file to what serving its bytes needs; owner reads and share reads both use it. */
+export function fileContent(p: Pick<Ports, 'blobs'>, file: StoredFile): FileContent {
+  return {
+    name: file.name,
+    // Scripts, WebAssembly and style sheets go out as text/plain attachments; the File view keeps the stored type.
+    mime: servedType(file.mime),
+    charset: file.charset,
+    size: file.size,
+    // A file's bytes never change and ids are never reused, so the id is a strong validator; the blob key would
+    // do as well but is storage detail no client may see.
+    etag: `"${file.id}"`,
+    lastModified: file.createdAt,
+    disposition: isCodeType(file.mime) ? 'attachment' : dispositionFor(file.mime, file.name),
+    active: isActiveContent(file.mime, file.name),
+    open: (range) => p.blobs.read(file.blobKey, range),
+  };
+}

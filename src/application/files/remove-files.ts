@@ -1,0 +1,117 @@
+import type { LimitKind, StoredFile } from '../../domain/index.js';
+import type { HeldAmounts, Ports } from '../ports/index.js';
+
+export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance'>;
+
+/** Files are removed in slices so a large cascade never holds more than this many in flight. */
+const SLICE = 200;
+
+/**
+ * The one cascade for deleting files, in slices, each a task that finishes whatever cuts it short. A slice opens an
+ * empty hold naming this instance (the task), claims its files under the hold's id (a file is claimed once, so two
+ * concurrent cascades over it count it once), then fixes in the hold exactly what the claimed files count (files,
+ * bytes, shares) and their blobs. Then goes what points at them (shares, collection entries), the records, the bytes
+ * (best effort), and last the hold, whose release gives the counts back in one atomic step. Cut anywhere, the hold
+ * says what is left, and any instance finishes it once this one is gone (finishFileRemoval). Returns the files this
+ * call removed.
+ */
+export async function removeFiles(p: RemovalDeps, files: readonly StoredFile[]): Promise<StoredFile[]> {
+  const removed: StoredFile[] = [];
+  for (let start = 0; start < files.length; start += SLICE) {
+    for (const [ownerId, owned] of byOwner(files.slice(start, start + SLICE))) {
+      removed.push(...(await removeOwned(p, ownerId, owned)));
+    }
+  }
+  return removed;
+}
+
+async function removeOwned(p: RemovalDeps, ownerId: string, files: readonly StoredFile[]): Promise<StoredFile[]> {
+  const holdId = p.ids.newId();
+  await p.usage.beginTask(ownerId, { id: holdId, at: p.clock.now(), by: p.instance.id() }, { kind: 'files' });
+  const claimed = await p.files.claim(
+    files.map((file) => file.id),
+    holdId,
+  );
+  if (claimed.length === 0) {
+    await p.usage.settleHold(ownerId, holdId);
+    return [];
+  }
+  const ids = claimed.map((file) => file.id);
+  const shares = await p.shares.idsForItems('file', ids);
+  const fixed = await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.size), blobsOf(claimed));
+  const deleted = await p.shares.deleteByItems('file', ids);
+  // Shares made or deleted by their owner between the count and the delete: the hold follows what this call deleted.
+  if (fixed) await followShares(p, ownerId, holdId, shares.size, deleted.length);
+  await finishRemoval(p, ownerId, holdId, ids, blobsOf(claimed));
+  return claimed;
+}
+
+/**
+ * Finishes a removal of files that an instance now gone began (task `files`), from wherever it was cut: before its
+ * counts were fixed nothing had been deleted, so the claimed files are still there to count; after, the hold holds
+ * their counts and blobs.
+ */
+export async function finishFileRemoval(p: RemovalDeps, hold: HeldAmounts): Promise<void> {
+  const { userId, holdId } = hold;
+  const claimed = await p.files.claimedBy(holdId);
+  const ids = claimed.map((file) => file.id);
+  let blobs = hold.blobs;
+  if (!hold.fixed) {
+    const shares = await p.shares.idsForItems('file', ids);
+    blobs = blobsOf(claimed);
+    await p.usage.fixHeld(userId, holdId, countsOf(claimed, shares.size), blobs);
+  }
+  if (ids.length > 0) await p.shares.deleteByItems('file', ids);
+  await finishRemoval(p, userId, holdId, ids, blobs, hold.by ?? undefined);
+}
+
+/** Collection entries, records, bytes, then the counts: the order of every removal, whoever finishes it. */
+async function finishRemoval(
+  p: RemovalDeps,
+  ownerId: string,
+  holdId: string,
+  ids: readonly string[],
+  blobs: readonly string[],
+  by?: string,
+): Promise<void> {
+  if (ids.length > 0) await p.collections.removeFilesEverywhere(ownerId, ids);
+  await p.files.deleteClaimed(holdId);
+  // The records are gone, so the counts must follow whatever the store says: bytes it failed to delete are orphans
+  // the sweep removes later, while a skipped release would hold the owner's quota for nothing, for ever.
+  await Promise.allSettled(blobs.map((key) => p.blobs.delete(key)));
+  await p.usage.releaseHold(ownerId, holdId, { by });
+}
+
+/**
+ * The hold counted `counted` shares; this removal deleted `deleted`. More: made meanwhile, their counts go at once.
+ * Fewer: their owner deleted them meanwhile and gave their counts back, so the hold holds that many fewer.
+ */
+export async function followShares(
+  p: Pick<Ports, 'usage'>,
+  ownerId: string,
+  holdId: string,
+  counted: number,
+  deleted: number,
+): Promise<void> {
+  if (deleted > counted) await p.usage.release(ownerId, 'shares', deleted - counted);
+  if (deleted < counted) await p.usage.trimHeld(ownerId, holdId, 'shares', counted - deleted);
+}
+
+function countsOf(files: readonly StoredFile[], shares: number): Partial<Record<LimitKind, number>> {
+  const counts: Partial<Record<LimitKind, number>> = { files: files.length, shares };
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  if (bytes > 0) counts.storage = bytes;
+  return counts;
+}
+
+const blobsOf = (files: readonly StoredFile[]) => files.map((file) => file.blobKey);
+
+function byOwner(files: readonly StoredFile[]): Map<string, StoredFile[]> {
+  const groups = new Map<string, StoredFile[]>();
+  for (const file of files) {
+    const group = groups.get(file.ownerId);
+    if (group) group.push(file);
+    else groups.set(file.ownerId, [file]);
+  }
+  return groups;
+}
