@@ -7,13 +7,14 @@ import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { filesUnder } from '../support/wait.js';
 import { tempDir } from '../support/temp.js';
 import { dropDatabases, freshDbName } from '../mongodb/mongo-app.js';
+import { sessionOf } from '../support/core.js';
 
 const account = { username: 'host-admin', password: 'a long host password' };
 const content = randomBytes(300 * 1024);
 
 async function signIn(core: Core) {
   await core.ensureAdmin.execute(account);
-  const { token } = await core.login.execute(account);
+  const { token } = sessionOf(await core.login.execute(account));
   return core.authenticate.execute({ token });
 }
 

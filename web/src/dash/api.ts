@@ -124,6 +124,8 @@ export const api = {
   session: () => unwrap(client.GET('/api/auth/session')),
   signIn: (username: string, password: string, register = false) =>
     unwrap(client.POST('/api/auth/session', { body: { username, password, register } })),
+  signInMfa: (mfaToken: string, code: string) =>
+    unwrap(client.POST('/api/auth/session/mfa', { body: { mfaToken, code } })),
   signOut: () => unwrap(client.POST('/api/auth/logout')),
   signOutEverywhere: () => unwrap(client.POST('/api/auth/logout/everywhere')),
   changePassword: (currentPassword: string, newPassword: string) =>

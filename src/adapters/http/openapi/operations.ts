@@ -130,6 +130,17 @@ const dashboardPages: Operation[] = DASHBOARD_PATHS.map((path) => ({
   web: true,
 }));
 
+/** Second factors (routes/mfa.ts): one block, to move beside its routes as the others are. */
+const mfaOperations: Operation[] = [
+  { method: 'post', path: '/api/auth/mfa/totp', tag: 'auth', summary: 'Set up TOTP: a new key, pending until confirmed (409 while TOTP is on)', access: 'session', ok: one('TotpSetup'), errors: [401, 403, 409] },
+  { method: 'post', path: '/api/auth/mfa/totp/confirm', tag: 'auth', summary: 'Turn TOTP on with a code of the pending key: 10 recovery codes, shown once; ends your other sessions', access: 'session', json: body.mfaCodeBody, ok: one('RecoveryCodes'), errors: [400, 401, 403, 409, 413] },
+  { method: 'delete', path: '/api/auth/mfa/totp', tag: 'auth', summary: 'Turn TOTP off (and its recovery codes): the password and a TOTP or recovery code', access: 'session', json: body.totpOffBody, ok: none, errors: [400, 401, 403, 409, 413, 429] },
+  { method: 'post', path: '/api/auth/mfa/recovery-codes', tag: 'auth', summary: '10 new recovery codes for a TOTP or recovery code; the old ones stop working', access: 'session', json: body.mfaCodeBody, ok: one('RecoveryCodes'), errors: [400, 401, 403, 409, 413, 429] },
+  { method: 'post', path: '/api/auth/login/mfa', tag: 'auth', summary: 'Finish a login with its mfaToken and a TOTP or recovery code: a session token', access: 'public', json: body.mfaLoginBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
+  { method: 'post', path: '/api/auth/session/mfa', tag: 'auth', summary: 'Finish a browser sign-in with its mfaToken and a code: the session goes into the HttpOnly cookie', access: 'public', json: body.mfaLoginBody, ok: one('Me'), errors: [400, 401, 403, 413, 429] },
+  { method: 'delete', path: '/api/admin/users/{id}/mfa', tag: 'admin', summary: 'Turn every second factor of a user off', access: 'admin', ok: none, errors: owned },
+];
+
 /** Every route the HTTP adapter answers. The coverage test holds this list to the router's own. */
 export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/health', tag: 'health', summary: 'Liveness and the persistence in use', access: 'public', ok: one('Health'), errors: [] },
@@ -137,14 +148,16 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/api/docs', tag: 'reference', summary: 'The API reference page', access: 'public', ok: [{ status: 200, description: 'HTML', body: 'html' }], errors: [] },
   { method: 'get', path: '/api/docs/{name}', tag: 'reference', summary: 'A script or style of the reference page', access: 'public', ok: [{ status: 200, description: 'The asset', body: 'asset' }], errors: [404] },
 
-  { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token', access: 'public', json: body.credentialsBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
+  { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token, or MfaRequired for a user with a second factor', access: 'public', json: body.credentialsBody, ok: one('LoginAnswer'), errors: [400, 401, 413, 429] },
   { method: 'post', path: '/api/auth/register', tag: 'auth', summary: 'Create an account (REGISTRATION=open)', access: 'public', json: body.credentialsBody, ok: one('LoginResult', 201), errors: [400, 403, 409, 413, 429] },
   { method: 'post', path: '/api/auth/logout', tag: 'auth', summary: 'Revoke the session token presented (and clear the browser session\'s cookie)', access: 'session', ok: none, errors: [401, 403] },
   { method: 'post', path: '/api/auth/logout/everywhere', tag: 'auth', summary: 'Revoke every session of the user; API tokens stay', access: 'session', ok: none, errors: [401, 403] },
-  { method: 'post', path: '/api/auth/session', tag: 'auth', summary: 'Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer', access: 'public', json: body.browserSessionBody, ok: [...one('Me'), ...one('Me', 201, 'Me (registered)')], errors: [400, 401, 403, 409, 413, 429] },
+  { method: 'post', path: '/api/auth/session', tag: 'auth', summary: 'Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer', access: 'public', json: body.browserSessionBody, ok: [{ status: 200, description: 'Me (the cookie is set), or MfaRequired (no cookie yet)', schema: 'SessionAnswer' }, ...one('Me', 201, 'Me (registered)')], errors: [400, 401, 403, 409, 413, 429] },
   { method: 'get', path: '/api/auth/session', tag: 'auth', summary: 'Who the browser is signed in as (null when no one)', access: 'public', ok: one('Session'), errors: [401] },
   { method: 'post', path: '/api/auth/password', tag: 'auth', summary: 'Change your own password; ends your other sessions', access: 'session', json: body.passwordChangeBody, ok: none, errors: [400, 401, 403, 409, 413, 429] },
   { method: 'get', path: '/api/auth/me', tag: 'auth', summary: 'The user of the token', access: 'session', ok: one('Me'), errors: [401, 403] },
+
+  ...mfaOperations,
 
   { method: 'post', path: '/api/token', tag: 'tokens', summary: 'Create an uploader (API) token', access: 'session', json: body.tokenCreateBody, ok: one('CreatedToken', 201), errors: [400, 401, 403, 413] },
   { method: 'post', path: '/api/token/sharex', tag: 'tokens', summary: 'Create an uploader token inside a ShareX config', access: 'session', json: body.tokenCreateBody, ok: one('SharexConfig', 201), errors: [400, 401, 403, 413] },

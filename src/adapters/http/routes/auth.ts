@@ -23,9 +23,15 @@ export function authRoutes(router: AppRouter, { core, auth, options }: RouteDeps
   router.post('/api/auth/session', body, async (ctx) => {
     auth.assertOwnPage(ctx);
     const { register, ...credentials } = parse(browserSessionBody, ctx.request.body);
-    const { token } = register
+    const outcome = register
       ? await core.register.execute(credentials)
       : await core.login.execute({ ...credentials, client: auth.client(ctx) });
+    // The password was right but a second factor is due: no cookie yet; POST /api/auth/session/mfa finishes.
+    if ('mfaRequired' in outcome) {
+      ctx.body = outcome;
+      return;
+    }
+    const { token } = outcome;
     setSessionCookie(ctx, token, auth.secure(ctx), options.sessionCookieMaxAge ?? null);
     ctx.body = await core.getMe.execute({ actor: await core.authenticate.execute({ token }) });
     ctx.status = register ? 201 : 200;

@@ -6,6 +6,7 @@ import { dashboardRoutes } from './dashboard.js';
 import { fileRoutes } from './files.js';
 import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
+import { mfaRoutes } from './mfa.js';
 import { pasteRoutes } from './pastes.js';
 import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
@@ -25,6 +26,7 @@ export function registerRoutes(router: AppRouter, deps: RouteDeps): void {
     healthRoutes,
     referenceRoutes,
     authRoutes,
+    mfaRoutes,
     tokenRoutes,
     fileRoutes,
     tusRoutes,
