@@ -42,7 +42,7 @@ export function SignIn({ registration, onSignedIn }: { registration: boolean; on
               onInput={(e) => setCode(e.currentTarget.value)}
             />
           </label>
-          <ErrorNote error={error} situation="sign-in" />
+          <ErrorNote error={error} situation="mfa-code" />
           <div class="row">
             <button type="submit" class="primary" disabled={busy}>
               Verify
