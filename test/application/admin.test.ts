@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/index.js';
 import type { Core, Ports } from '../../src/application/index.js';
-import { TEST_LIMITS, bytes, failure, makeCore, signUp } from '../support/core.js';
-import { sessionOf } from '../support/core.js';
+import { bytes, failure, makeCore, sessionOf, signUp, TEST_LIMITS } from '../support/core.js';
 
 const zeroUsage = {
   storage: { current: '0', max: String(TEST_LIMITS.storage) },

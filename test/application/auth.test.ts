@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { failure, makeCore, signUp } from '../support/core.js';
-import { sessionOf } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const TTL = 60 * 60 * 1000;
 

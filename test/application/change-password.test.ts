@@ -2,8 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { PasswordHasher, Ports } from '../../src/application/index.js';
 import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/auth/throttle-rules.js';
-import { failure, makeCore, signUp } from '../support/core.js';
-import { sessionOf } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const NEW_PASSWORD = 'a-brand-new-password';
 const CLIENT = '192.0.2.7';

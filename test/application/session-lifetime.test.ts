@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ports } from '../../src/application/index.js';
-import { failure, makeCore, signUp } from '../support/core.js';
-import { sessionOf } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedCore, type EmbeddedCoreOptions } from '../../src/embed.js';
 import type { Core } from '../../src/application/index.js';
-import { bytes, readAll } from '../support/core.js';
+import { bytes, readAll, sessionOf } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { filesUnder } from '../support/wait.js';
 import { tempDir } from '../support/temp.js';
 import { dropDatabases, freshDbName } from '../mongodb/mongo-app.js';
-import { sessionOf } from '../support/core.js';
 
 const account = { username: 'host-admin', password: 'a long host password' };
 const content = randomBytes(300 * 1024);

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_BUCKET, COLLECTIONS } from '../../src/adapters/mongodb/index.js';
 import { Ports, type Core } from '../../src/application/index.js';
 import type { Actor } from '../../src/domain/index.js';
-import { bytes } from '../support/core.js';
+import { bytes, sessionOf } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { treeProblems } from '../support/tree-check.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
-import { sessionOf } from '../support/core.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/index.js';
-import { failure, makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 import { tally } from '../application/fixtures.js';
-import { sessionOf } from '../support/core.js';
 
 const ROUNDS = 10;
 const ADMINS = 3;

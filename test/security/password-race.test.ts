@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { PasswordHasher } from '../../src/application/index.js';
-import { makeCore, signUp } from '../support/core.js';
-import { sessionOf } from '../support/core.js';
+import { makeCore, sessionOf, signUp } from '../support/core.js';
 
 /** How long a login's password check takes beyond argon2 itself: the window a reset can land in. */
 const VERIFY_MS = 40;

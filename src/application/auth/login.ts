@@ -42,7 +42,15 @@ export class Login implements Port {
     if (methods.length > 0) return startMfaChallenge(this.p, user, methods);
     // `user` is the record whose hash was checked: the session takes that record's credentialsEpoch, so a password
     // change landing while the hash was being checked leaves this session dead on arrival.
-    return issueSession(this.p, user);
+    const session = await issueSession(this.p, user);
+    // TOTP turned on between the read above and the session's insert: that confirmation's sweep of the other sessions
+    // may have run before the insert, so look again and take the session back. (Turned on after this read, the
+    // sweep follows the insert and ends the session itself.)
+    const now = methodsOf(await this.p.secondFactors.find(user.id));
+    if (now.length === 0) return session;
+    const stored = await this.p.tokens.findByHash(this.p.secrets.hash(session.token));
+    if (stored) await this.p.tokens.delete(stored.id);
+    return startMfaChallenge(this.p, user, now);
   }
 
   private dummy(): Promise<string> {
