@@ -7,8 +7,11 @@ import type {
   CreatedTokenView,
   FileView,
   FolderView,
+  LoginOutcome,
   LoginResult,
   MeView,
+  RecoveryCodesView,
+  TotpSetupView,
   PasteView,
   SearchHits,
   SearchView,
@@ -225,7 +228,24 @@ export const Core = Symbol('Core');
 export interface Core {
   // auth
   /** Throttled per account and client address; a lockout answers rate_limited, even to the right password. */
-  login: UseCase<{ username: string; password: string; client?: ClientAddress }, LoginResult>;
+  /**
+   * A user with a second factor gets `{mfaRequired, mfaToken, methods}` instead of a session: loginMfa finishes.
+   */
+  login: UseCase<{ username: string; password: string; client?: ClientAddress }, LoginOutcome>;
+  /**
+   * The second step of a login: the mfaToken (5 minutes, once, its user's only) and a TOTP or recovery code. Wrong
+   * codes are unauthorized and throttled per account; an unknown, expired or used token is unauthorized.
+   */
+  loginMfa: UseCase<{ mfaToken: string; code: string; client?: ClientAddress }, LoginResult>;
+  // second factors, from a session only
+  /** A new TOTP secret, pending until confirmed; conflict while TOTP is on. */
+  startTotp: UseCase<{ actor: Actor }, TotpSetupView>;
+  /** Turns TOTP on with a code of the pending secret; ends the other sessions; the recovery codes, once. */
+  confirmTotp: UseCase<{ actor: Actor; code: string }, RecoveryCodesView>;
+  /** The password and a TOTP or recovery code (each wrong one forbidden, throttled); conflict when TOTP is off. */
+  turnOffTotp: UseCase<{ actor: Actor; password: string; code: string; client?: ClientAddress }, void>;
+  /** Ten new recovery codes for a TOTP or recovery code; the old ones stop working. */
+  newRecoveryCodes: UseCase<{ actor: Actor; code: string; client?: ClientAddress }, RecoveryCodesView>;
   logout: UseCase<{ actor: Actor; everywhere?: boolean }, void>;
   authenticate: UseCase<{ token: string }, Actor>;
   getMe: UseCase<{ actor: Actor }, MeView>;
@@ -362,6 +382,8 @@ export interface Core {
     AdminUserView
   >;
   deleteUser: UseCase<{ actor: Actor; id: string }, void>;
+  /** Turns every second factor of the user off; not_found for an unknown user. */
+  resetUserMfa: UseCase<{ actor: Actor; id: string }, void>;
   /** Recomputes every user's counters from their data; `actor` null is the operator's command line. */
   reconcileUsage: UseCase<{ actor: Actor | null; fix: boolean }, ReconcileReport>;
   // maintenance (the server runs it; no client can)

@@ -7,6 +7,12 @@ import { GetMe } from './auth/get-me.js';
 import { Register } from './auth/register.js';
 import { EnsureAdmin } from './auth/ensure-admin.js';
 import { ChangePassword } from './auth/change-password.js';
+import { ConfirmTotp } from './auth/mfa/confirm-totp.js';
+import { LoginMfa } from './auth/mfa/login-mfa.js';
+import { NewRecoveryCodes } from './auth/mfa/new-recovery-codes.js';
+import { ResetUserMfa } from './auth/mfa/reset-user-mfa.js';
+import { StartTotp } from './auth/mfa/start-totp.js';
+import { TurnOffTotp } from './auth/mfa/turn-off-totp.js';
 import { CreateApiToken } from './tokens/create-api-token.js';
 import { ListApiTokens } from './tokens/list-api-tokens.js';
 import { DeleteApiToken } from './tokens/delete-api-token.js';
@@ -67,7 +73,12 @@ export function createCore(p: Ports): Core {
     register: new Register(p),
     ensureAdmin: new EnsureAdmin(p),
     changePassword: new ChangePassword(p),
-    createApiToken: new CreateApiToken(p),
+    loginMfa: new LoginMfa(p),
+    startTotp: new StartTotp(p),
+    confirmTotp: new ConfirmTotp(p),
+    turnOffTotp: new TurnOffTotp(p),
+    newRecoveryCodes: new NewRecoveryCodes(p),
+    resetUserMfa: new ResetUserMfa(p),    createApiToken: new CreateApiToken(p),
     listApiTokens: new ListApiTokens(p),
     deleteApiToken: new DeleteApiToken(p),
     uploadFile: new UploadFile(p),

@@ -13,6 +13,7 @@ import type {
 } from '../domain/index.js';
 import { isByteKind, LIMIT_KINDS, type ByteKind, type LimitKind } from '../domain/index.js';
 import { isoTime } from './iso-time.js';
+import type { SecondFactorRecord } from './ports/second-factors.js';
 
 /** The response shapes of the API (docs/API.md): sizes as decimal strings, timestamps ISO 8601 UTC, absent refs null. */
 export interface FileView {
@@ -97,6 +98,36 @@ export interface MeView {
   createdAt: string;
   /** The password is one the user did not choose; the dashboard asks for a new one first. */
   mustChangePassword: boolean;
+  mfa: MfaView;
+}
+
+/** Which second factors a user has. */
+export interface MfaView {
+  totp: boolean;
+  /** Registered passkeys (none until passkeys exist). */
+  passkeys: number;
+  recoveryCodesLeft: number;
+}
+
+export type MfaMethod = 'totp' | 'recovery' | 'passkey';
+
+/** A login whose password was right, for a user with a second factor: no session yet, a code to come. */
+export interface MfaRequiredView {
+  mfaRequired: true;
+  /** Answered with the code to POST /api/auth/login/mfa; 5 minutes, once. */
+  mfaToken: string;
+  methods: MfaMethod[];
+}
+
+export type LoginOutcome = LoginResult | MfaRequiredView;
+
+export interface TotpSetupView {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface RecoveryCodesView {
+  recoveryCodes: string[];
 }
 
 export interface Counter<T> {
@@ -107,7 +138,7 @@ export interface Counter<T> {
 /** Byte counters are decimal strings, item counters integers, as every size in the API. */
 export type UsageView = { [K in LimitKind]: Counter<K extends ByteKind ? string : number> };
 
-export type AdminUserView = { id: string; username: string; type: UserType } & UsageView;
+export type AdminUserView = { id: string; username: string; type: UserType; mfa: MfaView } & UsageView;
 
 export interface TokenView {
   id: string;
@@ -210,16 +241,23 @@ export function usageView(usage: Usage, limits: Limits): UsageView {
   return view as UsageView;
 }
 
-export function adminUserView(user: User, usage: Usage, limits: Limits): AdminUserView {
-  return { id: user.id, username: user.username, type: user.type, ...usageView(usage, limits) };
+export function adminUserView(user: User, usage: Usage, limits: Limits, mfa: MfaView): AdminUserView {
+  return { id: user.id, username: user.username, type: user.type, mfa, ...usageView(usage, limits) };
+}
+
+/** What a second-factor record (or none) comes to. */
+export function mfaView(record: SecondFactorRecord | null): MfaView {
+  const totp = record?.totpSecret != null;
+  return { totp, passkeys: 0, recoveryCodesLeft: totp ? record!.recoveryCodeHashes.length : 0 };
 }
 
 export function tokenView(token: Token): TokenView {
   return { id: token.id, name: token.name, createdAt: iso(token.createdAt) };
 }
 
-export function meView(user: User): MeView {
+export function meView(user: User, mfa: MfaView): MeView {
   return {
+    mfa,
     id: user.id,
     username: user.username,
     type: user.type,

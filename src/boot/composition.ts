@@ -19,6 +19,9 @@ import {
   ShareRepository,
   Throttle,
   TokenRepository,
+  SecondFactorRepository,
+  MfaChallengeRepository,
+  OneTimeCodes,
   Callers,
   TokenSecrets,
   UploadSessionRepository,
@@ -30,6 +33,7 @@ import { Argon2Hasher, Argon2Options, OWASP_ARGON2 } from '../adapters/argon2/ar
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { CryptoTokenSecrets } from '../adapters/crypto/crypto-token-secrets.js';
+import { OtplibCodes } from '../adapters/otp/otplib-codes.js';
 import { FsBlobStore, FsBlobStoreOptions } from '../adapters/fs-blob-store/fs-blob-store.js';
 import { HttpApp } from '../adapters/http/http-app.js';
 import { HttpOptions, type HttpLogger } from '../adapters/http/http-options.js';
@@ -42,6 +46,8 @@ import {
   MemoryPasteRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
+  MemorySecondFactorRepository,
+  MemoryMfaChallengeRepository,
   MemoryUploadSessionRepository,
   MemoryCallers,
   MemoryUsageCounter,
@@ -58,6 +64,8 @@ import {
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
+  MongoSecondFactorRepository,
+  MongoMfaChallengeRepository,
   MongoUploadSessionRepository,
   MongoCallers,
   MongoUsageCounter,
@@ -125,6 +133,9 @@ const PORT_TOKENS = {
   clock: Clock,
   settings: CoreSettings,
   throttle: Throttle,
+  secondFactors: SecondFactorRepository,
+  mfaChallenges: MfaChallengeRepository,
+  codes: OneTimeCodes,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -142,6 +153,8 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   UsageReports,
   InstanceLeases,
   Throttle,
+  SecondFactorRepository,
+  MfaChallengeRepository,
   BlobStore,
 ];
 
@@ -160,6 +173,8 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(UsageReports).to(MemoryUsageReports).inSingletonScope();
   container.bind(InstanceLeases).to(MemoryInstanceLeases).inSingletonScope();
   container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
+  container.bind(SecondFactorRepository).to(MemorySecondFactorRepository).inSingletonScope();
+  container.bind(MfaChallengeRepository).to(MemoryMfaChallengeRepository).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -189,6 +204,8 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);
   bindGuarded<UsageReports>(container, UsageReports, MongoUsageReports);
   bindGuarded<InstanceLeases>(container, InstanceLeases, MongoInstanceLeases);
+  bindGuarded<SecondFactorRepository>(container, SecondFactorRepository, MongoSecondFactorRepository);
+  bindGuarded<MfaChallengeRepository>(container, MfaChallengeRepository, MongoMfaChallengeRepository);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -246,6 +263,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   if (options.ids) container.bind(IdGenerator).toConstantValue(options.ids);
   else container.bind(IdGenerator).to(CryptoIdGenerator).inSingletonScope();
   container.bind(TokenSecrets).to(CryptoTokenSecrets).inSingletonScope();
+  container.bind(OneTimeCodes).to(OtplibCodes).inSingletonScope();
   container.bind(Argon2Options).toConstantValue(options.argon2 ?? OWASP_ARGON2);
   container.bind(PasswordHasher).to(Argon2Hasher).inSingletonScope();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/index.js';
 import type { Core, Ports } from '../../src/application/index.js';
-import { TEST_LIMITS, bytes, failure, makeCore, signUp } from '../support/core.js';
+import { bytes, failure, makeCore, sessionOf, signUp, TEST_LIMITS } from '../support/core.js';
 
 const zeroUsage = {
   storage: { current: '0', max: String(TEST_LIMITS.storage) },
@@ -23,6 +23,9 @@ function adminCalls(core: Core, actor: Actor, targetId: string): Array<() => Pro
     () => core.deleteUser.execute({ actor, id: targetId }),
   ];
 }
+
+/** What a user without any second factor shows. */
+const NO_MFA = { totp: false, passkeys: 0, recoveryCodesLeft: 0 };
 
 describe('admin access', () => {
   it('is forbidden to a plain user session', async () => {
@@ -58,11 +61,12 @@ describe('listUsers and getUser', () => {
       b.username.localeCompare(a.username),
     );
     expect(list).toEqual([
-      { id: root.userId, username: 'root', type: 'admin', ...zeroUsage },
+      { id: root.userId, username: 'root', type: 'admin', mfa: NO_MFA, ...zeroUsage },
       {
         id: alice.userId,
         username: 'alice',
         type: 'user',
+        mfa: NO_MFA,
         ...zeroUsage,
         files: { current: 0, max: 3 },
         tokens: { current: 1, max: TEST_LIMITS.tokens },
@@ -83,8 +87,8 @@ describe('createUser', () => {
     const ctx = makeCore();
     const root = await signUp(ctx, 'root', 'admin');
     const record = await ctx.core.createUser.execute({ actor: root.actor, username: 'alice', password: 'password-1' });
-    expect(record).toEqual({ id: expect.any(String), username: 'alice', type: 'user', ...zeroUsage });
-    const { user } = await ctx.core.login.execute({ username: 'alice', password: 'password-1' });
+    expect(record).toEqual({ id: expect.any(String), username: 'alice', type: 'user', mfa: NO_MFA, ...zeroUsage });
+    const { user } = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'password-1' }));
     expect(user.id).toBe(record.id);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { failure, makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const TTL = 60 * 60 * 1000;
 
@@ -7,7 +7,7 @@ describe('login', () => {
   it('returns a session token and the user, and the token authenticates as that user', async () => {
     const ctx = makeCore();
     const { userId } = await signUp(ctx, 'alice');
-    const result = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
+    const result = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }));
     expect(result.user).toEqual({ id: userId, username: 'alice' });
     const actor = await ctx.core.authenticate.execute({ token: result.token });
     expect(actor).toMatchObject({ userId, userType: 'user', via: 'session' });
@@ -16,14 +16,14 @@ describe('login', () => {
   it('matches the username without regard to case', async () => {
     const ctx = makeCore();
     const { userId } = await signUp(ctx, 'Alice');
-    const result = await ctx.core.login.execute({ username: 'aLICE', password: 'Alice-password' });
+    const result = sessionOf(await ctx.core.login.execute({ username: 'aLICE', password: 'Alice-password' }));
     expect(result.user).toEqual({ id: userId, username: 'Alice' });
   });
 
   it('stores only a hash of the session secret, expiring after the session lifetime', async () => {
     const ctx = makeCore({ sessionTtlMs: TTL });
     await signUp(ctx, 'alice');
-    const { token } = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
+    const { token } = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }));
     expect(await ctx.ports.tokens.findByHash(token)).toBeNull();
     const stored = await ctx.ports.tokens.findByHash(ctx.ports.secrets.hash(token));
     expect(stored).toMatchObject({ type: 'session', expiresAt: new Date(ctx.clock.now().getTime() + TTL) });
@@ -109,7 +109,7 @@ describe('logout', () => {
   it('revokes the presented session and only that one', async () => {
     const ctx = makeCore();
     const { actor, token } = await signUp(ctx, 'alice');
-    const second = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
+    const second = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }));
     await ctx.core.logout.execute({ actor });
     expect((await failure(ctx.core.authenticate.execute({ token }))).code).toBe('unauthorized');
     await expect(ctx.core.authenticate.execute({ token: second.token })).resolves.toMatchObject({ via: 'session' });
@@ -118,7 +118,7 @@ describe('logout', () => {
   it('everywhere revokes every session of the user, not another user\'s, and keeps API tokens', async () => {
     const ctx = makeCore();
     const { actor, token } = await signUp(ctx, 'alice');
-    const second = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
+    const second = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }));
     const bob = await signUp(ctx, 'bob');
     const api = await ctx.core.createApiToken.execute({ actor, name: 'ci' });
     await ctx.core.logout.execute({ actor, everywhere: true });
@@ -149,6 +149,7 @@ describe('getMe', () => {
       type: 'admin',
       createdAt: '2026-11-22T10:00:00.000Z',
       mustChangePassword: false,
+      mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 },
     });
   });
 
@@ -210,7 +211,7 @@ describe('ensureAdmin', () => {
     const ctx = makeCore();
     const result = await ctx.core.ensureAdmin.execute({ username: 'boss', password: 'boss-password' });
     expect(result).toEqual({ created: true, username: 'boss', generatedPassword: null });
-    const { token } = await ctx.core.login.execute({ username: 'boss', password: 'boss-password' });
+    const { token } = sessionOf(await ctx.core.login.execute({ username: 'boss', password: 'boss-password' }));
     await expect(ctx.core.authenticate.execute({ token })).resolves.toMatchObject({ userType: 'admin' });
   });
 
@@ -250,7 +251,7 @@ describe('ensureAdmin', () => {
     expect(first.created).toBe(true);
     expect(first.username).toBe('admin');
     expect(first.generatedPassword).toMatch(/^.{24}$/);
-    const { token } = await ctx.core.login.execute({ username: 'admin', password: first.generatedPassword! });
+    const { token } = sessionOf(await ctx.core.login.execute({ username: 'admin', password: first.generatedPassword! }));
     await expect(ctx.core.authenticate.execute({ token })).resolves.toMatchObject({ userType: 'admin' });
 
     const second = await ctx.core.ensureAdmin.execute({ username: null, password: null });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { PasswordHasher, Ports } from '../../src/application/index.js';
 import { GUESSES_PER_TARGET_AND_ADDRESS } from '../../src/application/auth/throttle-rules.js';
-import { failure, makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const NEW_PASSWORD = 'a-brand-new-password';
 const CLIENT = '192.0.2.7';
@@ -10,8 +10,8 @@ const CLIENT = '192.0.2.7';
 async function aliceWithThreeSessions(options: Parameters<typeof makeCore>[0] = {}) {
   const ctx = makeCore(options);
   const alice = await signUp(ctx, 'alice');
-  const other = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
-  const third = await ctx.core.login.execute({ username: 'alice', password: 'alice-password' });
+  const other = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }));
+  const third = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }));
   const api = await ctx.core.createApiToken.execute({ actor: alice.actor, name: 'ci' });
   const works = (token: string) =>
     ctx.core.authenticate.execute({ token }).then(
@@ -256,7 +256,7 @@ describe('a login racing your own password change', () => {
         newPassword: NEW_PASSWORD,
       });
       const outcome = await login.then(
-        (result) => result.token,
+        (result) => sessionOf(result).token,
         () => null,
       );
       if (outcome !== null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failure, makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const CLIENT = '192.0.2.7';
 
@@ -8,7 +8,7 @@ async function withAdmin(options: Parameters<typeof makeCore>[0] = {}) {
   const ctx = makeCore(options);
   const admin = await signUp(ctx, 'root', 'admin');
   const meOf = async (username: string, password: string) => {
-    const { token } = await ctx.core.login.execute({ username, password });
+    const { token } = sessionOf(await ctx.core.login.execute({ username, password }));
     const actor = await ctx.core.authenticate.execute({ token });
     return { actor, me: await ctx.core.getMe.execute({ actor }) };
   };
@@ -19,7 +19,7 @@ describe('mustChangePassword', () => {
   it('is set for the admin created with a generated password, and cleared by their own change', async () => {
     const ctx = makeCore();
     const { username, generatedPassword } = await ctx.core.ensureAdmin.execute({ username: null, password: null });
-    const { token } = await ctx.core.login.execute({ username, password: generatedPassword! });
+    const { token } = sessionOf(await ctx.core.login.execute({ username, password: generatedPassword! }));
     const actor = await ctx.core.authenticate.execute({ token });
     expect(await ctx.core.getMe.execute({ actor })).toMatchObject({ username: 'admin', mustChangePassword: true });
 
@@ -104,7 +104,7 @@ describe('mustChangePassword', () => {
   it('is cleared, not set, when an admin sets their own password through the admin route', async () => {
     const ctx = makeCore();
     const { username, generatedPassword } = await ctx.core.ensureAdmin.execute({ username: null, password: null });
-    const { token } = await ctx.core.login.execute({ username, password: generatedPassword! });
+    const { token } = sessionOf(await ctx.core.login.execute({ username, password: generatedPassword! }));
     const actor = await ctx.core.authenticate.execute({ token });
     await ctx.core.updateUser.execute({ actor, id: actor.userId, password: 'chosen-by-the-admin' });
     expect((await ctx.ports.users.findById(actor.userId))?.mustChangePassword).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ports } from '../../src/application/index.js';
-import { failure, makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -47,7 +47,7 @@ describe('a session lives while it is used', () => {
   it('expires 30 days after its last use when left unused', async () => {
     const ctx = makeCore({ sessionTtlMs: 30 * DAY_MS });
     const { token } = await signUp(ctx, 'alice');
-    const login = async () => (await ctx.core.login.execute({ username: 'alice', password: 'alice-password' })).token;
+    const login = async () => (sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'alice-password' }))).token;
     const [untilTheEnd, pastTheEnd] = [await login(), await login()];
     ctx.clock.advance(10 * DAY_MS);
     expect(await outcome(ctx, token)).toBe('works');

@@ -6,7 +6,9 @@ import {
   MemoryFileRepository,
   MemoryFolderRepository,
   MemoryInstanceLeases,
+  MemoryMfaChallengeRepository,
   MemoryPasteRepository,
+  MemorySecondFactorRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUploadSessionRepository,
@@ -22,6 +24,7 @@ import { folderRepositoryContract } from './folder-repository.contract.js';
 import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
@@ -35,6 +38,8 @@ callersContract('MemoryCallers', async () => {
   const [tokens, users] = [new MemoryTokenRepository(), new MemoryUserRepository()];
   return { callers: new MemoryCallers(tokens, users), tokens, users };
 });
+secondFactorRepositoryContract('MemorySecondFactorRepository', async () => new MemorySecondFactorRepository());
+mfaChallengeRepositoryContract('MemoryMfaChallengeRepository', async () => new MemoryMfaChallengeRepository());
 fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileRepository());
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());

@@ -14,7 +14,9 @@ import {
   MongoFileRepository,
   MongoFolderRepository,
   MongoInstanceLeases,
+  MongoMfaChallengeRepository,
   MongoPasteRepository,
+  MongoSecondFactorRepository,
   MongoShareRepository,
   MongoTokenRepository,
   MongoUploadSessionRepository,
@@ -32,6 +34,7 @@ import { folderRepositoryContract } from './folder-repository.contract.js';
 import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { usageCounterContract } from './usage-counter.contract.js';
@@ -73,6 +76,15 @@ describe.skipIf(!target)('MongoDB adapters', () => {
   databases = useFreshDatabases(target!);
 
   userRepositoryContract('MongoUserRepository', onFreshDb((db) => new MongoUserRepository(db)));
+  secondFactorRepositoryContract('MongoSecondFactorRepository', onFreshDb((db) => new MongoSecondFactorRepository(db)));
+  // As for tokens: the fixtures' dates lie in the past, so the TTL monitor could take a challenge mid-test.
+  mfaChallengeRepositoryContract(
+    'MongoMfaChallengeRepository',
+    onFreshDb(async (db) => {
+      await db.collection(COLLECTIONS.mfaChallenges).dropIndex('challenge_ttl');
+      return new MongoMfaChallengeRepository(db);
+    }),
+  );
   // The fixtures' sessions expire at a fixed date; once that has passed, the TTL monitor could take them mid-test.
   // The TTL index itself is checked below.
   tokenRepositoryContract(

@@ -4,7 +4,9 @@ import { createEmbeddedCore } from '../../src/embed.js';
 const core = createEmbeddedCore({ limits: { folders: 2 } });
 const account = { username: 'host-admin', password: 'a long host password' };
 await core.ensureAdmin.execute(account);
-const { token } = await core.login.execute(account);
+const outcome = await core.login.execute(account);
+if ('mfaRequired' in outcome) throw new Error('unexpected second factor');
+const { token } = outcome;
 const actor = await core.authenticate.execute({ token });
 
 const projects = await core.createFolder.execute({ actor, name: 'Projects', parentId: null });

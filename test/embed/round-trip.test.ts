@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedCore, type EmbeddedCoreOptions } from '../../src/embed.js';
 import type { Core } from '../../src/application/index.js';
-import { bytes, readAll } from '../support/core.js';
+import { bytes, readAll, sessionOf } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { filesUnder } from '../support/wait.js';
 import { tempDir } from '../support/temp.js';
@@ -13,7 +13,7 @@ const content = randomBytes(300 * 1024);
 
 async function signIn(core: Core) {
   await core.ensureAdmin.execute(account);
-  const { token } = await core.login.execute(account);
+  const { token } = sessionOf(await core.login.execute(account));
   return core.authenticate.execute({ token });
 }
 

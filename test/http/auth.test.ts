@@ -157,6 +157,7 @@ describe('session routes', () => {
       type: 'user',
       createdAt: expect.any(String),
       mustChangePassword: false,
+      mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 },
     });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });

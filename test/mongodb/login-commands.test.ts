@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/application/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
+import { sessionOf } from '../support/core.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -24,7 +25,7 @@ describe.skipIf(!target)('MongoDB commands of one login', () => {
     instance = await mongoInstance(mongoConfig(uri.href, dbName));
     core = instance.core;
     await core.ensureAdmin.execute(ADMIN);
-    const { token } = await core.login.execute(ADMIN);
+    const { token } = sessionOf(await core.login.execute(ADMIN));
     const admin = await core.authenticate.execute({ token });
     await core.createUser.execute({ actor: admin, username: 'alice', password: 'alice-password' });
     const db = instance.persistence.db;

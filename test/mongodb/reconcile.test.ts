@@ -8,6 +8,7 @@ import { runReconcile } from '../../src/boot/reconcile.js';
 import { populate } from '../persistence/populate.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
+import { sessionOf } from '../support/core.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -44,10 +45,10 @@ describe.skipIf(!target)('reconcile on MongoDB', () => {
     const config = mongoConfig(target!.uri, dbName);
     instance = await mongoInstance(config);
     await instance.core.ensureAdmin.execute(ADMIN);
-    const { token } = await instance.core.login.execute(ADMIN);
+    const { token } = sessionOf(await instance.core.login.execute(ADMIN));
     const admin = await instance.core.authenticate.execute({ token });
     aliceId = (await instance.core.createUser.execute({ actor: admin, username: 'alice', password: 'alice-password' })).id;
-    const session = await instance.core.login.execute({ username: 'alice', password: 'alice-password' });
+    const session = sessionOf(await instance.core.login.execute({ username: 'alice', password: 'alice-password' }));
     expected = await populate(instance.core, await instance.core.authenticate.execute({ token: session.token }));
     raw = await MongoClient.connect(target!.uri);
     db = raw.db(dbName);

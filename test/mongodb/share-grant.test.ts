@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/application/index.js';
 import type { Actor } from '../../src/domain/index.js';
-import { bytes } from '../support/core.js';
+import { bytes, sessionOf } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
 
@@ -22,9 +22,9 @@ describe.skipIf(!target)('a share grant across two app instances on one MongoDB'
     instances = [await mongoInstance(config), await mongoInstance(config)];
     cores = [instances[0].core, instances[1].core];
     await cores[0].ensureAdmin.execute(ADMIN);
-    const admin = await cores[0].authenticate.execute({ token: (await cores[0].login.execute(ADMIN)).token });
+    const admin = await cores[0].authenticate.execute({ token: (sessionOf(await cores[0].login.execute(ADMIN))).token });
     await cores[0].createUser.execute({ actor: admin, username: 'alice', password: 'alice-password' });
-    const { token } = await cores[1].login.execute({ username: 'alice', password: 'alice-password' });
+    const { token } = sessionOf(await cores[1].login.execute({ username: 'alice', password: 'alice-password' }));
     alice = await cores[1].authenticate.execute({ token });
   });
   afterAll(async () => {

@@ -8,6 +8,7 @@ import {
 import type { Actor } from '../../src/domain/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
+import { sessionOf } from '../support/core.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -34,7 +35,7 @@ describe.skipIf(!target)('throttling across two instances on one MongoDB', () =>
     instances = [await mongoInstance(config), await mongoInstance(config)];
     cores = [instances[0].core, instances[1].core];
     await cores[0].ensureAdmin.execute(ADMIN);
-    admin = await cores[0].authenticate.execute({ token: (await cores[0].login.execute(ADMIN)).token });
+    admin = await cores[0].authenticate.execute({ token: (sessionOf(await cores[0].login.execute(ADMIN))).token });
     for (const username of ['alice', 'bob', 'carol']) {
       await cores[0].createUser.execute({ actor: admin, username, password: `${username}-password` });
     }
@@ -66,7 +67,7 @@ describe.skipIf(!target)('throttling across two instances on one MongoDB', () =>
   });
 
   it('lets a valid share open, with its password, after 50 unknown ids from the same address', async () => {
-    const owner = await cores[0].authenticate.execute({ token: (await cores[0].login.execute(ADMIN)).token });
+    const owner = await cores[0].authenticate.execute({ token: (sessionOf(await cores[0].login.execute(ADMIN))).token });
     const paste = await cores[0].createPaste.execute({ actor: owner, content: 'notes' });
     const share = await cores[1].createShare.execute({
       actor: owner,

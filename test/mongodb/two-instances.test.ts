@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_BUCKET, COLLECTIONS } from '../../src/adapters/mongodb/index.js';
 import { Ports, type Core } from '../../src/application/index.js';
 import type { Actor } from '../../src/domain/index.js';
-import { bytes } from '../support/core.js';
+import { bytes, sessionOf } from '../support/core.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { treeProblems } from '../support/tree-check.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
@@ -20,7 +20,7 @@ const ROUNDS = 50;
 
 /** Logs a user in on `core`: a session made by one instance works on the other because it lives in the database. */
 async function session(core: Core, username = 'alice'): Promise<Actor> {
-  const { token } = await core.login.execute({ username, password: `${username}-password` });
+  const { token } = sessionOf(await core.login.execute({ username, password: `${username}-password` }));
   return core.authenticate.execute({ token });
 }
 
@@ -54,7 +54,7 @@ describe.skipIf(!target)('two app instances on one MongoDB', () => {
     const [a, b] = instances as [MongoInstance, MongoInstance];
     expect(a.persistence.db).not.toBe(b.persistence.db);
     await a.core.ensureAdmin.execute(ADMIN);
-    const { token } = await b.core.login.execute(ADMIN);
+    const { token } = sessionOf(await b.core.login.execute(ADMIN));
     const admin = await b.core.authenticate.execute({ token });
     aliceId = (await a.core.createUser.execute({ actor: admin, username: 'alice', password: 'alice-password' })).id;
     actors = [await session(a.core), await session(b.core)];
@@ -221,7 +221,7 @@ describe.skipIf(!target)('the last admin, with two app instances on one MongoDB'
     const config = mongoConfig(target!.uri, dbName);
     instances = [await mongoInstance(config), await mongoInstance(config)];
     await instances[0]!.core.ensureAdmin.execute(ADMIN);
-    const { token } = await instances[1]!.core.login.execute(ADMIN);
+    const { token } = sessionOf(await instances[1]!.core.login.execute(ADMIN));
     root = await instances[1]!.core.authenticate.execute({ token });
   });
 
@@ -238,7 +238,7 @@ describe.skipIf(!target)('the last admin, with two app instances on one MongoDB'
         const username = `${tag}-${i}`;
         const password = `${username}-password`;
         const { id } = await core.createUser.execute({ actor: root, username, password, type: 'admin' });
-        const { token } = await core.login.execute({ username, password });
+        const { token } = sessionOf(await core.login.execute({ username, password }));
         return { actor: await core.authenticate.execute({ token }), userId: id };
       }),
     );

@@ -4,6 +4,7 @@ import type { Actor } from '../../src/domain/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE } from '../support/mongo.js';
 import { until } from '../support/wait.js';
 import { ADMIN, dropDatabases, freshDbName, mongoConfig, mongoInstance, type MongoInstance } from './mongo-app.js';
+import { sessionOf } from '../support/core.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -28,11 +29,11 @@ describe.skipIf(!target)('uploads one user runs at once, over two instances on o
     instances = [await mongoInstance(config), await mongoInstance(config)];
     const [a, b] = instances as [MongoInstance, MongoInstance];
     await a.core.ensureAdmin.execute(ADMIN);
-    const admin = await b.core.authenticate.execute({ token: (await b.core.login.execute(ADMIN)).token });
+    const admin = await b.core.authenticate.execute({ token: (sessionOf(await b.core.login.execute(ADMIN))).token });
     await a.core.createUser.execute({ actor: admin, username: 'alice', password: 'alice-password' });
     // A session on each instance, and an API token on the second: all of them are alice.
-    const sessionA = (await a.core.login.execute({ username: 'alice', password: 'alice-password' })).token;
-    const sessionB = (await b.core.login.execute({ username: 'alice', password: 'alice-password' })).token;
+    const sessionA = (sessionOf(await a.core.login.execute({ username: 'alice', password: 'alice-password' }))).token;
+    const sessionB = (sessionOf(await b.core.login.execute({ username: 'alice', password: 'alice-password' }))).token;
     const actorB = await b.core.authenticate.execute({ token: sessionB });
     const apiToken = (await b.core.createApiToken.execute({ actor: actorB, name: 'cli' })).token;
     actors = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/domain/index.js';
-import { failure, makeCore, signUp } from '../support/core.js';
+import { failure, makeCore, sessionOf, signUp } from '../support/core.js';
 import { tally } from '../application/fixtures.js';
 
 const ROUNDS = 10;
@@ -45,7 +45,7 @@ describe('the last admin under concurrency (memory)', () => {
       onlyConflicts(codes);
       // The survivor is whole: still there, still an admin, still able to log in.
       const [survivor] = (await ctx.ports.users.list()).filter((u) => u.type === 'admin');
-      const login = await ctx.core.login.execute({ username: survivor!.username, password: `${survivor!.username}-password` });
+      const login = sessionOf(await ctx.core.login.execute({ username: survivor!.username, password: `${survivor!.username}-password` }));
       await expect(ctx.core.authenticate.execute({ token: login.token })).resolves.toMatchObject({ userType: 'admin' });
     }
   });

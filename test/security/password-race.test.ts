@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { PasswordHasher } from '../../src/application/index.js';
-import { makeCore, signUp } from '../support/core.js';
+import { makeCore, sessionOf, signUp } from '../support/core.js';
 
 /** How long a login's password check takes beyond argon2 itself: the window a reset can land in. */
 const VERIFY_MS = 40;
@@ -27,7 +27,7 @@ async function race(offsetMs: number) {
   await ctx.core.updateUser.execute({ actor: root.actor, id: bob.userId, password: 'a-brand-new-password' });
   // The reset has answered. Whatever the login got, and whenever it gets it, must not be a working session.
   const outcome = await login.then(
-    (result) => ({ token: result.token }),
+    (result) => ({ token: sessionOf(result).token }),
     (err: { code?: string }) => ({ refused: err.code }),
   );
   const session =
@@ -52,7 +52,7 @@ describe('a login racing a password reset', () => {
         expect(outcome.refused, `offset ${offset} ms`).toBe('unauthorized');
       }
       // The new password works, and its session does.
-      const fresh = await ctx.core.login.execute({ username: 'bob', password: 'a-brand-new-password' });
+      const fresh = sessionOf(await ctx.core.login.execute({ username: 'bob', password: 'a-brand-new-password' }));
       await expect(ctx.core.authenticate.execute({ token: fresh.token })).resolves.toMatchObject({ via: 'session' });
     }
     // Logins that checked the old password before the reset and finished after it: the case under test happened.

@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import { DomainError, type Actor, type Limits } from '../../src/domain/index.js';
+import type { LoginOutcome, LoginResult } from '../../src/application/views.js';
 import { Core, Ports } from '../../src/application/index.js';
 import type { Argon2Options } from '../../src/adapters/argon2/argon2-hasher.js';
 import { buildContainer, type BuildOptions } from '../../src/boot/composition.js';
@@ -107,7 +108,7 @@ export async function signUp(
     createdAt: now,
     updatedAt: now,
   });
-  const { token, user } = await ctx.core.login.execute({ username, password });
+  const { token, user } = sessionOf(await ctx.core.login.execute({ username, password }));
   const actor = await ctx.core.authenticate.execute({ token });
   return { actor, token, userId: user.id };
 }
@@ -133,4 +134,10 @@ export async function failure(promise: Promise<unknown>): Promise<DomainError> {
     throw err;
   }
   throw new Error('expected a DomainError');
+}
+
+/** A login's session, for a user without a second factor (anything else fails the test right there). */
+export function sessionOf(outcome: LoginOutcome): LoginResult {
+  if ('mfaRequired' in outcome) throw new Error('This login asked for a second factor');
+  return outcome;
 }

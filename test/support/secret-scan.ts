@@ -15,7 +15,7 @@ export interface Exchange {
 const MIN_SECRET_LENGTH = 8;
 
 /** The only answers that may carry a token: the one moment its secret is handed out. */
-const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/register|auth\/session|token|token\/sharex)$/;
+const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/login\/mfa|auth\/register|auth\/session|auth\/session\/mfa|token|token\/sharex)$/;
 /** The browser session's cookie, as a request sends it or a response sets it. */
 const SESSION_COOKIE = /(?:^|[;,\s])(?:__Host-)?coffer_session=([A-Za-z0-9_-]+)/g;
 
@@ -57,8 +57,9 @@ export class SecretScan {
   noteResponse(exchange: Exchange, body: unknown): void {
     this.exchanges.push(exchange);
     for (const [, token] of exchange.head.matchAll(SESSION_COOKIE)) this.addToken(token);
-    if (body && typeof body === 'object' && 'token' in body) {
-      const token = (body as { token: unknown }).token;
+    // An mfaToken is a credential too: handed out by a login only, never to be seen anywhere else.
+    for (const field of ['token', 'mfaToken']) {
+      const token = body && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
       if (typeof token === 'string') this.addToken(token);
     }
   }

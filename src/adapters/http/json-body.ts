@@ -22,7 +22,13 @@ function bodyError(err: unknown, limit: number): DomainError {
  * an object or array, and `__proto__` keys are refused.
  */
 export function jsonBody(limit = JSON_LIMIT): Middleware {
-  const parser = bodyParser({ enableTypes: ['json'], jsonLimit: limit, jsonStrict: true });
+  // DELETE too: DELETE /api/auth/mfa/totp carries its proof ({password, code}) in its body.
+  const parser = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limit,
+    jsonStrict: true,
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  });
   return async (ctx, next) => {
     if (ctx.request.is('application/json') === false) {
       throw badRequest('Request body must be application/json');

@@ -172,3 +172,9 @@ export function limitChanges(limits: Partial<Record<string, number | null>>): Li
   }
   return out;
 }
+
+// Second factors (routes/mfa.ts). A code is a TOTP code (six digits) or a recovery code (`xxxxx-xxxxx`).
+const code = z.string().max(64);
+export const mfaCodeBody = z.strictObject({ code });
+export const mfaLoginBody = z.strictObject({ mfaToken: z.string().max(256), code });
+export const totpOffBody = z.strictObject({ password: z.string(), code });

@@ -1,3 +1,5 @@
+import { MemorySecondFactorRepository } from './memory-second-factor-repository.js';
+import { MemoryMfaChallengeRepository } from './memory-mfa-challenge-repository.js';
 import { MemoryCallers } from './memory-callers.js';
 import { MemoryCollectionRepository } from './memory-collection-repository.js';
 import { MemoryFileRepository } from './memory-file-repository.js';
@@ -12,6 +14,8 @@ import { MemoryUsageReports } from './memory-usage-reports.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
 export {
+  MemorySecondFactorRepository,
+  MemoryMfaChallengeRepository,
   MemoryCallers,
   MemoryCollectionRepository,
   MemoryFileRepository,

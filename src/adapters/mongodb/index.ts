@@ -1,3 +1,5 @@
+import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js';
+import { MongoMfaChallengeRepository } from './mongo-mfa-challenge-repository.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoCallers } from './mongo-callers.js';
 import { MongoCollectionRepository } from './mongo-collection-repository.js';
@@ -23,6 +25,8 @@ export {
 export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected } from './unavailable.js';
 export {
   GridFsBlobStore,
+  MongoMfaChallengeRepository,
+  MongoSecondFactorRepository,
   MongoCallers,
   MongoCollectionRepository,
   MongoFileRepository,

@@ -21,6 +21,10 @@ export const COLLECTIONS = {
   counters: 'counters',
   /** One lease per running instance: unfinished work names its instance, and a lease that ran out marks it dead. */
   instanceLeases: 'instance_leases',
+  /** One record per user with a second factor: the TOTP secret, the last step used, recovery-code digests. */
+  secondFactors: 'second_factors',
+  /** Sign-ins waiting for their second factor (mfaToken digests), 5 minutes each. */
+  mfaChallenges: 'mfa_challenges',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -87,6 +91,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
     // Sessions vanish once expired; uploader tokens carry expiresAt null, which a TTL index never removes.
     { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'session_ttl' },
   ],
+  [COLLECTIONS.mfaChallenges]: [{ key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'challenge_ttl' }],
   [COLLECTIONS.files]: [
     { key: { ownerId: 1, folderId: 1, nameLower: 1, _id: 1 }, name: 'owner_folder_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },

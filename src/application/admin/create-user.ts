@@ -7,7 +7,7 @@ import { adminRecord } from './admin-views.js';
 type Port = Core['createUser'];
 
 export class CreateUser implements Port {
-  constructor(private readonly p: Pick<Ports, 'users' | 'usage' | 'settings' | 'hasher' | 'ids' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'secondFactors' | 'users' | 'usage' | 'settings' | 'hasher' | 'ids' | 'clock'>) {}
 
   async execute({ actor, username, password, type = 'user' }: Parameters<Port['execute']>[0]) {
     assertAdmin(actor);

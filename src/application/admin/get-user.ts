@@ -7,7 +7,7 @@ import { findUser } from './find-user.js';
 type Port = Core['getUser'];
 
 export class GetUser implements Port {
-  constructor(private readonly p: Pick<Ports, 'users' | 'usage' | 'settings'>) {}
+  constructor(private readonly p: Pick<Ports, 'secondFactors' | 'users' | 'usage' | 'settings'>) {}
 
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     assertAdmin(actor);

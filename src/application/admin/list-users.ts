@@ -6,7 +6,7 @@ import { adminRecord } from './admin-views.js';
 type Port = Core['listUsers'];
 
 export class ListUsers implements Port {
-  constructor(private readonly p: Pick<Ports, 'users' | 'usage' | 'settings'>) {}
+  constructor(private readonly p: Pick<Ports, 'secondFactors' | 'users' | 'usage' | 'settings'>) {}
 
   async execute({ actor }: Parameters<Port['execute']>[0]) {
     assertAdmin(actor);

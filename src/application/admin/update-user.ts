@@ -24,7 +24,7 @@ function applyLimitChanges(current: LimitOverrides, changes: LimitChanges): Limi
 }
 
 export class UpdateUser implements Port {
-  constructor(private readonly p: Pick<Ports, 'users' | 'tokens' | 'usage' | 'settings' | 'hasher' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'secondFactors' | 'users' | 'tokens' | 'usage' | 'settings' | 'hasher' | 'clock'>) {}
 
   /** Everything that can be refused is checked before the first write; the type goes first, as it can still be. */
   async execute({ actor, id, type, password, limits }: Parameters<Port['execute']>[0]) {

@@ -4,12 +4,15 @@ import { judgeGuess } from './judge-guess.js';
 import type { Ports } from '../ports/index.js';
 import { loginKeys } from './throttle-rules.js';
 import { issueSession } from './issue-session.js';
+import { methodsOf } from './mfa/codes.js';
+import { startMfaChallenge } from './mfa/login-mfa.js';
 
 type Port = Core['login'];
 
 const invalidCredentials = () => new DomainError('unauthorized', 'Invalid username or password');
 
 /**
+ * A right password for a user with a second factor answers an mfaToken instead of a session.
  * An unknown user and a wrong password cost the same work and get the same answer: both are throttled under the
  * same keys (the name is counted whether or not it exists) and both verify one argon2 hash.
  */
@@ -20,7 +23,7 @@ export class Login implements Port {
   constructor(
     private readonly p: Pick<
       Ports,
-      'users' | 'hasher' | 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings' | 'throttle'
+      'users' | 'hasher' | 'tokens' | 'secrets' | 'ids' | 'clock' | 'settings' | 'throttle' | 'secondFactors' | 'mfaChallenges'
     >,
   ) {}
 
@@ -34,9 +37,20 @@ export class Login implements Port {
       return null;
     });
     if (!user) throw invalidCredentials();
+    // A user with a second factor gets no session yet: a challenge for the code (POST /api/auth/login/mfa).
+    const methods = methodsOf(await this.p.secondFactors.find(user.id));
+    if (methods.length > 0) return startMfaChallenge(this.p, user, methods);
     // `user` is the record whose hash was checked: the session takes that record's credentialsEpoch, so a password
     // change landing while the hash was being checked leaves this session dead on arrival.
-    return issueSession(this.p, user);
+    const session = await issueSession(this.p, user);
+    // TOTP turned on between the read above and the session's insert: that confirmation's sweep of the other sessions
+    // may have run before the insert, so look again and take the session back. (Turned on after this read, the
+    // sweep follows the insert and ends the session itself.)
+    const now = methodsOf(await this.p.secondFactors.find(user.id));
+    if (now.length === 0) return session;
+    const stored = await this.p.tokens.findByHash(this.p.secrets.hash(session.token));
+    if (stored) await this.p.tokens.delete(stored.id);
+    return startMfaChallenge(this.p, user, now);
   }
 
   private dummy(): Promise<string> {

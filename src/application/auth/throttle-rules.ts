@@ -17,6 +17,12 @@ export const TARGET_WINDOW_MS = 60 * MINUTE_MS;
 export const SPRAYED_TARGETS = 10;
 /** What a spraying address keeps at each target instead of GUESSES_PER_TARGET_AND_ADDRESS. */
 export const GUESSES_PER_TARGET_WHILE_SPRAYING = 3;
+/**
+ * Wrong second-factor codes (TOTP or recovery) at one account from one address, and from everywhere. Tighter than
+ * passwords': a six-digit code has only 10^6 values, three of them right at any moment (one step of drift each way).
+ */
+export const CODE_GUESSES_PER_ACCOUNT_AND_ADDRESS = 5;
+export const CODE_GUESSES_PER_ACCOUNT_PER_HOUR = 10;
 /** Share ids one address may look up in vain (404) in one window; past it, its unknown ids answer 429. */
 export const UNKNOWN_SHARE_LOOKUPS = 20;
 export const UNKNOWN_SHARE_WINDOW_MS = 10 * MINUTE_MS;
@@ -36,6 +42,9 @@ export const RULES = Object.freeze({
   sharePair: rule('share-password-address', GUESSES_PER_TARGET_AND_ADDRESS, GUESS_WINDOW_MS),
   shareTarget: rule('share-password', GUESSES_PER_TARGET_PER_HOUR, TARGET_WINDOW_MS),
   shareSpray: rule('share-password-address-shares', SPRAYED_TARGETS, GUESS_WINDOW_MS),
+  codePair: rule('mfa-code-account-address', CODE_GUESSES_PER_ACCOUNT_AND_ADDRESS, GUESS_WINDOW_MS),
+  codeAccount: rule('mfa-code-account', CODE_GUESSES_PER_ACCOUNT_PER_HOUR, TARGET_WINDOW_MS),
+  codeSpray: rule('mfa-code-address-accounts', SPRAYED_TARGETS, GUESS_WINDOW_MS),
   unknownShare: rule('share-unknown-id', UNKNOWN_SHARE_LOOKUPS, UNKNOWN_SHARE_WINDOW_MS),
 });
 
@@ -65,6 +74,11 @@ function guessKeys(rules: [ThrottleRule, ThrottleRule, ThrottleRule], subject: s
 export function loginKeys(username: string, client?: string): GuessKeys {
   const account = normalizeUsername(username).slice(0, MAX_SUBJECT_LENGTH);
   return guessKeys([RULES.loginPair, RULES.loginAccount, RULES.loginSpray], account, client);
+}
+
+/** Keyed on the user's id: a code is only ever judged for an account whose password (or session) was proven. */
+export function codeKeys(userId: string, client?: string): GuessKeys {
+  return guessKeys([RULES.codePair, RULES.codeAccount, RULES.codeSpray], userId, client);
 }
 
 export function sharePasswordKeys(shareId: string, client?: string): GuessKeys {

@@ -90,7 +90,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log in: a session token
+         * Log in: a session token, or MfaRequired for a user with a second factor
          * @description Public; a token that is sent must be valid.
          */
         post: operations["postApiAuthLogin"];
@@ -219,6 +219,130 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up TOTP: a new key, pending until confirmed (409 while TOTP is on)
+         * @description A session token; an uploader (API) token is 403.
+         */
+        post: operations["postApiAuthMfaTotp"];
+        /**
+         * Turn TOTP off (and its recovery codes): the password and a TOTP or recovery code
+         * @description A session token; an uploader (API) token is 403.
+         */
+        delete: operations["deleteApiAuthMfaTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn TOTP on with a code of the pending key: 10 recovery codes, shown once; ends your other sessions
+         * @description A session token; an uploader (API) token is 403.
+         */
+        post: operations["postApiAuthMfaTotpConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 10 new recovery codes for a TOTP or recovery code; the old ones stop working
+         * @description A session token; an uploader (API) token is 403.
+         */
+        post: operations["postApiAuthMfaRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a login with its mfaToken and a TOTP or recovery code: a session token
+         * @description Public; a token that is sent must be valid.
+         */
+        post: operations["postApiAuthLoginMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/session/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a browser sign-in with its mfaToken and a code: the session goes into the HttpOnly cookie
+         * @description Public; a token that is sent must be valid.
+         */
+        post: operations["postApiAuthSessionMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Turn every second factor of a user off
+         * @description An admin's session token.
+         */
+        delete: operations["deleteApiAdminUsersIdMfa"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1347,11 +1471,20 @@ export interface components {
                 max: number;
             };
         };
+        Mfa: {
+            /** @description TOTP is on */
+            totp: boolean;
+            /** @description Registered passkeys */
+            passkeys: number;
+            /** @description Unused recovery codes (0 while TOTP is off) */
+            recoveryCodesLeft: number;
+        };
         AdminUser: {
             id: string;
             username: string;
             /** @enum {string} */
             type: "admin" | "user";
+            mfa: components["schemas"]["Mfa"];
             storage: {
                 /** @description a decimal string of bytes */
                 current: string;
@@ -1390,6 +1523,26 @@ export interface components {
                 username: string;
             };
         };
+        MfaRequired: {
+            /** @constant */
+            mfaRequired: true;
+            /** @description For POST /api/auth/login/mfa or /api/auth/session/mfa: 5 minutes, once */
+            mfaToken: string;
+            /** @description The second factors the user has */
+            methods: ("totp" | "recovery" | "passkey")[];
+        };
+        LoginAnswer: components["schemas"]["LoginResult"] | components["schemas"]["MfaRequired"];
+        TotpSetup: {
+            /** @description The key, base32, to type into an authenticator app by hand */
+            secret: string;
+            /** @description `otpauth://totp/...`: what the QR code holds */
+            otpauthUrl: string;
+            /** @description The QR code of otpauthUrl, an SVG document */
+            qrSvg: string;
+        };
+        RecoveryCodes: {
+            recoveryCodes: string[];
+        };
         Me: {
             id: string;
             username: string;
@@ -1399,7 +1552,9 @@ export interface components {
             createdAt: string;
             /** @description true while the password is one the user did not choose (generated at first start, or set by an admin); cleared by POST /api/auth/password. Nothing is refused because of it */
             mustChangePassword: boolean;
+            mfa: components["schemas"]["Mfa"];
         };
+        SessionAnswer: components["schemas"]["Me"] | components["schemas"]["MfaRequired"];
         Session: {
             user: components["schemas"]["Me"] | null;
             registration: boolean;
@@ -1637,13 +1792,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description LoginResult */
+            /** @description LoginAnswer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResult"];
+                    "application/json": components["schemas"]["LoginAnswer"];
                 };
             };
             /** @description Error: bad_request */
@@ -1932,13 +2087,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Me */
+            /** @description Me (the cookie is set), or MfaRequired (no cookie yet) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Me"];
+                    "application/json": components["schemas"]["SessionAnswer"];
                 };
             };
             /** @description Me (registered) */
@@ -2142,6 +2297,559 @@ export interface operations {
             };
             /** @description Error: forbidden, limit_reached */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAuthMfaTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TotpSetup */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetup"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAuthMfaTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAuthMfaTotpConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description RecoveryCodes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAuthMfaRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description RecoveryCodes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAuthLoginMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description LoginResult */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResult"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAuthSessionMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Me */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAdminUsersIdMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type MeView } from './api.js';
+import { SecuritySection } from './security-section.js';
 import { ErrorNote, Section, useAction } from './ui.js';
 
 export function AccountPage({ me }: { me: MeView }) {
@@ -49,6 +50,7 @@ export function AccountPage({ me }: { me: MeView }) {
         </form>
         <ErrorNote error={error} situation="password-change" />
       </Section>
+      <SecuritySection initial={me.mfa} />
       <Section title="Sessions">
         <p>Signs out every browser and client that signed in with your password (API tokens stay).</p>
         <button type="button" onClick={() => void everywhere()}>

@@ -21,6 +21,13 @@ function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; on
           >
             {user.type === 'admin' ? 'Demote to user' : 'Promote to admin'}
           </button>
+          {user.mfa.totp && (
+            <ConfirmButton
+              label="Turn off two-factor sign-in"
+              confirm={`Turn off two-factor sign-in for ${user.username}? Their password alone will sign them in.`}
+              onConfirm={() => act(() => api.resetUserMfa(user.id))}
+            />
+          )}
           {user.id !== me.id && (
             <ConfirmButton
               label="Delete"

@@ -124,6 +124,14 @@ export const api = {
   session: () => unwrap(client.GET('/api/auth/session')),
   signIn: (username: string, password: string, register = false) =>
     unwrap(client.POST('/api/auth/session', { body: { username, password, register } })),
+  signInMfa: (mfaToken: string, code: string) =>
+    unwrap(client.POST('/api/auth/session/mfa', { body: { mfaToken, code } })),
+  me: () => unwrap(client.GET('/api/auth/me')),
+  startTotp: () => unwrap(client.POST('/api/auth/mfa/totp')),
+  confirmTotp: (code: string) => unwrap(client.POST('/api/auth/mfa/totp/confirm', { body: { code } })),
+  turnOffTotp: (password: string, code: string) =>
+    unwrap(client.DELETE('/api/auth/mfa/totp', { body: { password, code } })),
+  newRecoveryCodes: (code: string) => unwrap(client.POST('/api/auth/mfa/recovery-codes', { body: { code } })),
   signOut: () => unwrap(client.POST('/api/auth/logout')),
   signOutEverywhere: () => unwrap(client.POST('/api/auth/logout/everywhere')),
   changePassword: (currentPassword: string, newPassword: string) =>
@@ -179,4 +187,5 @@ export const api = {
   updateUser: (id: string, change: { type?: 'admin' | 'user'; password?: string; limits?: Limits }) =>
     unwrap(client.PATCH('/api/admin/users/{id}', { ...path(id), body: change })),
   deleteUser: (id: string) => unwrap(client.DELETE('/api/admin/users/{id}', path(id))),
+  resetUserMfa: (id: string) => unwrap(client.DELETE('/api/admin/users/{id}/mfa', path(id))),
 };

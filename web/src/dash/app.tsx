@@ -89,8 +89,9 @@ export function Dashboard() {
 
   const signOut = async () => {
     await api.signOut().catch(() => undefined);
-    navigate('/');
+    // Signed out first, then home: the other way round, the files page would ask for the root without a session.
     await load();
+    navigate('/');
   };
   if (session.me.mustChangePassword) {
     return (

@@ -20,7 +20,8 @@ export interface ErrorFacts {
   shareId?: string | undefined;
 }
 
-export type Situation = 'sign-in' | 'register' | 'password-change';
+/** `mfa-code`: a sign-in's second step; `mfa-change`: turning TOTP on or off, or new recovery codes. */
+export type Situation = 'sign-in' | 'register' | 'password-change' | 'mfa-code' | 'mfa-change';
 
 const COUNTED: Record<string, [string, string]> = {
   files: ['file', 'files'],
@@ -123,6 +124,9 @@ function waitSentence(facts: ErrorFacts, situation: Situation | undefined): stri
   const wait = formatWait(facts.retryAfter ?? 60);
   // A short pause is the server shedding load; a long one on a password is the throttle of guesses.
   if ((facts.retryAfter ?? 60) <= 5) return `The server is busy. Try again in ${wait}.`;
+  if (situation === 'mfa-code' || situation === 'mfa-change') {
+    return `Too many wrong codes for this account. Try again in ${wait}.`;
+  }
   if (situation === 'sign-in' || situation === 'password-change') {
     return `Too many wrong passwords for this account. Signing in is paused for safety: try again in ${wait}.`;
   }
@@ -139,11 +143,17 @@ export function errorSentence(facts: ErrorFacts, situation?: Situation): string 
       return [...new Set(issues.map((issue) => issueSentence(issue.path, issue.message)))].join(' ');
     }
     case 'unauthorized':
+      if (situation === 'mfa-code') {
+        return /expired|used/.test(facts.message)
+          ? 'This sign-in has expired. Start over with your username and password.'
+          : 'The code is wrong. Check your authenticator app (or the recovery code) and try again.';
+      }
       return situation === 'sign-in'
         ? 'The username or the password is wrong. Check both and try again.'
         : 'You are signed out: your session has ended. Reload the page to sign in again.';
     case 'forbidden':
       if (situation === 'password-change') return 'Your current password is wrong.';
+      if (situation === 'mfa-change') return sentence(facts.message);
       if (situation === 'register') return 'Registration is closed: ask an admin to create an account for you.';
       return 'You are not allowed to do this.';
     case 'not_found': {

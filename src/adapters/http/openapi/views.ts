@@ -137,13 +137,49 @@ const counters = Object.fromEntries(
 
 export const Usage = z.object(counters).register(components, { id: 'Usage' });
 
+export const Mfa = z
+  .object({
+    totp: z.boolean().describe('TOTP is on'),
+    passkeys: z.number().int().min(0).describe('Registered passkeys'),
+    recoveryCodesLeft: z.number().int().min(0).describe('Unused recovery codes (0 while TOTP is off)'),
+  })
+  .register(components, { id: 'Mfa', description: "A user's second factors" });
+
 export const AdminUser = z
-  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), ...counters })
+  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), mfa: Mfa, ...counters })
   .register(components, { id: 'AdminUser', description: 'The usage record of a user, with who they are' });
 
 export const LoginResult = z
   .object({ token: z.string(), user: z.object({ id: z.string(), username: z.string() }) })
   .register(components, { id: 'LoginResult' });
+
+export const MfaRequired = z
+  .object({
+    mfaRequired: z.literal(true),
+    mfaToken: z.string().describe('For POST /api/auth/login/mfa or /api/auth/session/mfa: 5 minutes, once'),
+    methods: z.array(z.enum(['totp', 'recovery', 'passkey'])).describe('The second factors the user has'),
+  })
+  .register(components, {
+    id: 'MfaRequired',
+    description: 'The password was right and a second factor is due: no session yet',
+  });
+
+export const LoginAnswer = z.union([LoginResult, MfaRequired]).register(components, {
+  id: 'LoginAnswer',
+  description: 'A session token, or (for a user with a second factor) MfaRequired',
+});
+
+export const TotpSetup = z
+  .object({
+    secret: z.string().describe('The key, base32, to type into an authenticator app by hand'),
+    otpauthUrl: z.string().describe('`otpauth://totp/...`: what the QR code holds'),
+    qrSvg: z.string().describe('The QR code of otpauthUrl, an SVG document'),
+  })
+  .register(components, { id: 'TotpSetup', description: 'A pending TOTP key: nothing is on until it is confirmed' });
+
+export const RecoveryCodes = z
+  .object({ recoveryCodes: z.array(z.string()).length(10) })
+  .register(components, { id: 'RecoveryCodes', description: 'Shown only in this answer; each works once' });
 
 export const Me = z
   .object({
@@ -157,8 +193,14 @@ export const Me = z
         'true while the password is one the user did not choose (generated at first start, or set by an admin); ' +
           'cleared by POST /api/auth/password. Nothing is refused because of it',
       ),
+    mfa: Mfa,
   })
   .register(components, { id: 'Me' });
+
+export const SessionAnswer = z.union([Me, MfaRequired]).register(components, {
+  id: 'SessionAnswer',
+  description: 'Who signed in (the cookie is set), or MfaRequired (no cookie yet)',
+});
 
 const persistence = z
   .enum(PERSISTENCE_NAMES)

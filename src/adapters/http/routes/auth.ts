@@ -12,7 +12,7 @@ export function authRoutes(routes: RouteTable, { core, auth, options }: RouteDep
   const body = jsonBody(AUTH_JSON_LIMIT);
 
   routes.add(
-    { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token', access: 'public', json: credentialsBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
+    { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token, or MfaRequired for a user with a second factor', access: 'public', json: credentialsBody, ok: one('LoginAnswer'), errors: [400, 401, 413, 429] },
     body,
     async (ctx) => {
       const credentials = parse(credentialsBody, ctx.request.body);
@@ -47,14 +47,20 @@ export function authRoutes(routes: RouteTable, { core, auth, options }: RouteDep
 
   // The browser's sign-in: the session token goes into the HttpOnly cookie only, so no page script ever holds it.
   routes.add(
-    { method: 'post', path: '/api/auth/session', tag: 'auth', summary: 'Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer', access: 'public', json: browserSessionBody, ok: [...one('Me'), ...one('Me', 201, 'Me (registered)')], errors: [400, 401, 403, 409, 413, 429] },
+    { method: 'post', path: '/api/auth/session', tag: 'auth', summary: 'Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer', access: 'public', json: browserSessionBody, ok: [{ status: 200, description: 'Me (the cookie is set), or MfaRequired (no cookie yet)', schema: 'SessionAnswer' }, ...one('Me', 201, 'Me (registered)')], errors: [400, 401, 403, 409, 413, 429] },
     body,
     async (ctx) => {
       auth.assertOwnPage(ctx);
       const { register, ...credentials } = parse(browserSessionBody, ctx.request.body);
-      const { token } = register
+      const outcome = register
         ? await core.register.execute(credentials)
         : await core.login.execute({ ...credentials, client: auth.client(ctx) });
+      // The password was right but a second factor is due: no cookie yet; POST /api/auth/session/mfa finishes.
+      if ('mfaRequired' in outcome) {
+        ctx.body = outcome;
+        return;
+      }
+      const { token } = outcome;
       setSessionCookie(ctx, token, auth.secure(ctx), options.sessionCookieMaxAge ?? null);
       ctx.body = await core.getMe.execute({ actor: await core.authenticate.execute({ token }) });
       ctx.status = register ? 201 : 200;

@@ -9,6 +9,7 @@ import { dashboardRoutes } from './dashboard.js';
 import { fileRoutes, uploadRoutes } from './files.js';
 import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
+import { mfaRoutes } from './mfa.js';
 import { pasteRoutes } from './pastes.js';
 import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
@@ -30,6 +31,7 @@ const ROUTES = [
   healthRoutes,
   referenceRoutes,
   authRoutes,
+  mfaRoutes,
   tokenRoutes,
   uploadRoutes,
   tusRoutes,

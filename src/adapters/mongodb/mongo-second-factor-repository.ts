@@ -1,0 +1,122 @@
+import { inject, injectable } from 'inversify';
+import type { Collection, Db } from 'mongodb';
+import type {
+  SecondFactorRecord,
+  SecondFactorRepository,
+  TotpConfirmation,
+} from '../../application/ports/index.js';
+import { COLLECTIONS, MongoDb } from './mongo-database.js';
+
+interface SecondFactorDoc {
+  /** The user's id: one record per user. */
+  _id: string;
+  totpSecret: string | null;
+  pendingTotpSecret: string | null;
+  lastTotpStep: number | null;
+  recoveryCodeHashes: string[];
+  updatedAt: Date;
+}
+
+function toRecord(doc: SecondFactorDoc): SecondFactorRecord {
+  return {
+    userId: doc._id,
+    totpSecret: doc.totpSecret ?? null,
+    pendingTotpSecret: doc.pendingTotpSecret ?? null,
+    lastTotpStep: doc.lastTotpStep ?? null,
+    recoveryCodeHashes: [...(doc.recoveryCodeHashes ?? [])],
+    updatedAt: new Date(doc.updatedAt),
+  };
+}
+
+/** Every change is one conditional updateOne: its filter is the check, so two instances cannot both pass it. */
+@injectable()
+export class MongoSecondFactorRepository implements SecondFactorRepository {
+  private readonly docs: Collection<SecondFactorDoc>;
+
+  constructor(@inject(MongoDb) db: Db) {
+    this.docs = db.collection<SecondFactorDoc>(COLLECTIONS.secondFactors);
+  }
+
+  async find(userId: string): Promise<SecondFactorRecord | null> {
+    const doc = await this.docs.findOne({ _id: userId });
+    return doc ? toRecord(doc) : null;
+  }
+
+  async startTotp(userId: string, secret: string, updatedAt: Date): Promise<boolean> {
+    try {
+      // The upsert creates the record; with TOTP on the filter misses and the upsert collides with _id (11000).
+      await this.docs.updateOne(
+        { _id: userId, totpSecret: null },
+        {
+          $set: { pendingTotpSecret: secret, updatedAt: new Date(updatedAt) },
+          $setOnInsert: { lastTotpStep: null, recoveryCodeHashes: [] },
+        },
+        { upsert: true },
+      );
+      return true;
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+  }
+
+  async confirmTotp(userId: string, c: TotpConfirmation): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: userId, totpSecret: null, pendingTotpSecret: c.secret },
+      {
+        $set: {
+          totpSecret: c.secret,
+          pendingTotpSecret: null,
+          lastTotpStep: c.step,
+          recoveryCodeHashes: [...c.recoveryCodeHashes],
+          updatedAt: new Date(c.updatedAt),
+        },
+      },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async useTotpStep(userId: string, secret: string, step: number): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: userId, totpSecret: secret, $or: [{ lastTotpStep: null }, { lastTotpStep: { $lt: step } }] },
+      { $set: { lastTotpStep: step } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async useRecoveryCode(userId: string, hash: string): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: userId, totpSecret: { $ne: null }, recoveryCodeHashes: hash },
+      { $pull: { recoveryCodeHashes: hash } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async replaceRecoveryCodes(userId: string, secret: string, hashes: string[], updatedAt: Date): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: userId, totpSecret: secret },
+      { $set: { recoveryCodeHashes: [...hashes], updatedAt: new Date(updatedAt) } },
+    );
+    return result.matchedCount === 1;
+  }
+
+  async turnOffTotp(userId: string, secret: string, updatedAt: Date): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: userId, totpSecret: secret },
+      {
+        $set: {
+          totpSecret: null,
+          pendingTotpSecret: null,
+          lastTotpStep: null,
+          recoveryCodeHashes: [],
+          updatedAt: new Date(updatedAt),
+        },
+      },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async deleteByUser(userId: string): Promise<boolean> {
+    return (await this.docs.deleteOne({ _id: userId })).deletedCount === 1;
+  }
+}
