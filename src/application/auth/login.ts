@@ -37,20 +37,17 @@ export class Login implements Port {
       return null;
     });
     if (!user) throw invalidCredentials();
-    // A user with a second factor gets no session yet: a challenge for the code (POST /api/auth/login/mfa).
-    const methods = methodsOf(await this.p.secondFactors.find(user.id));
-    if (methods.length > 0) return startMfaChallenge(this.p, user, methods);
     // `user` is the record whose hash was checked: the session takes that record's credentialsEpoch, so a password
     // change landing while the hash was being checked leaves this session dead on arrival.
     const session = await issueSession(this.p, user);
-    // TOTP turned on between the read above and the session's insert: that confirmation's sweep of the other sessions
-    // may have run before the insert, so look again and take the session back. (Turned on after this read, the
-    // sweep follows the insert and ends the session itself.)
-    const now = methodsOf(await this.p.secondFactors.find(user.id));
-    if (now.length === 0) return session;
+    // A user with a second factor gets no session: a challenge for the code (POST /api/auth/login/mfa). Read once, after
+    // the insert, this also covers TOTP turned on meanwhile: a confirmation written before this read is seen here, and
+    // one written after it sweeps the user's other sessions after the insert, this one included.
+    const methods = methodsOf(await this.p.secondFactors.find(user.id));
+    if (methods.length === 0) return session;
     const stored = await this.p.tokens.findByHash(this.p.secrets.hash(session.token));
     if (stored) await this.p.tokens.delete(stored.id);
-    return startMfaChallenge(this.p, user, now);
+    return startMfaChallenge(this.p, user, methods);
   }
 
   private dummy(): Promise<string> {
