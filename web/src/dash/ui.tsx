@@ -20,15 +20,17 @@ export function ErrorNote({ error, situation }: { error: unknown; situation?: Si
   );
 }
 
+/** A plain click follows the link inside the page; a modified or middle click is left to the browser (a new tab). */
+const inPage = (go: () => void) => (event: MouseEvent) => {
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  go();
+};
+
 /** An in-app link: a real href (open in a new tab works), followed without a reload. */
 export function Link({ href, children, ...rest }: { href: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
-  const follow = (event: MouseEvent) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    navigate(href);
-  };
   return (
-    <a href={href} onClick={follow} {...rest}>
+    <a href={href} onClick={inPage(() => navigate(href))} {...rest}>
       {children}
     </a>
   );
@@ -36,13 +38,8 @@ export function Link({ href, children, ...rest }: { href: string } & JSX.HTMLAtt
 
 /** Opens an item in the viewer on this page (`?view={id}`): a real link, so a new tab opens the same view. */
 export function ViewerLink({ id, children, ...rest }: { id: string } & JSX.HTMLAttributes<HTMLAnchorElement>) {
-  const follow = (event: MouseEvent) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    openViewer(id);
-  };
   return (
-    <a href={`${location.pathname}?view=${encodeURIComponent(id)}`} onClick={follow} {...rest}>
+    <a href={`${location.pathname}?view=${encodeURIComponent(id)}`} onClick={inPage(() => openViewer(id))} {...rest}>
       {children}
     </a>
   );
