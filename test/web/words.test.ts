@@ -161,6 +161,15 @@ describe('sizes as typed', () => {
     expect(readSize('99999999', 'TB')).toEqual({ problem: 'That size is too large.' });
   });
 
+  it('asks rather than guesses where "." may group thousands (a decimal comma locale)', () => {
+    expect(readSize('1.500', 'MB', ',')).toEqual({ problem: '“1.500” could mean 1,5 or 1500: type 1500 or 1,5.' });
+    expect(readSize('1,500', 'MB', ',')).toEqual({ bytes: 1_500_000, unit: null });
+    expect(readSize('1.5', 'MB', ',')).toEqual({ bytes: 1_500_000, unit: null });
+    expect(readSize('1.5000', 'MB', ',')).toEqual({ bytes: 1_500_000, unit: null });
+    // Where "." is the decimal point, "1.500" is one and a half.
+    expect(readSize('1.500', 'MB', '.')).toEqual({ bytes: 1_500_000, unit: null });
+  });
+
   it('writes a byte count back in the largest unit it fills, exactly', () => {
     expect(inUnits(5_000_000)).toEqual({ value: '5', unit: 'MB' });
     expect(inUnits(1_234_567)).toEqual({ value: '1.234567', unit: 'MB' });

@@ -21,13 +21,20 @@ export type SizeReading = { bytes: number; unit: SizeUnit | null } | { problem: 
 /**
  * The bytes of "5", "2.5", "5 MB", "5mb", "1,5 GB" (where "," is the locale's decimal point), with `unit` applying
  * when the text names none. Exact: decimal digits are shifted, never multiplied as floating point. A part of a byte
- * is rounded to the nearest byte.
+ * is rounded to the nearest byte. Where the locale's decimal point is "," (so "." groups thousands), "1.500" could be
+ * either 1.5 or 1500: it is refused with a sentence rather than guessed.
  */
-export function readSize(text: string, unit: SizeUnit): SizeReading {
+export function readSize(text: string, unit: SizeUnit, localPoint: string = LOCAL_POINT): SizeReading {
   const match = /^\s*(\d+)(?:[.,](\d+))?\s*([a-z]+)?\s*$/i.exec(text);
   const separator = /\d([.,])\d/.exec(text)?.[1];
-  if (!match || (separator !== undefined && separator !== '.' && separator !== LOCAL_POINT)) {
-    return { problem: `Type the size as a number, such as 5 or 2.5, without spaces or thousands separators.` };
+  if (!match || (separator !== undefined && separator !== '.' && separator !== localPoint)) {
+    return { problem: `Type the size as a number, such as 5 or 2${localPoint}5, without spaces or thousands separators.` };
+  }
+  if (separator === '.' && localPoint !== '.' && match[2]?.length === 3) {
+    const [, whole, fraction] = match;
+    const decimal = fraction.replace(/0+$/, '');
+    const small = decimal === '' ? whole : `${whole}${localPoint}${decimal}`;
+    return { problem: `“${whole}.${fraction}” could mean ${small} or ${whole}${fraction}: type ${whole}${fraction} or ${small}.` };
   }
   const [, whole = '0', fraction = '', named] = match;
   const exponent = named === undefined ? exponentOf(unit) : EXPONENT[named.toLowerCase()];
