@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Container } from 'inversify';
 import type { AddressInfo } from 'node:net';
 import { HttpApp } from '../../src/adapters/http/http-app.js';
 import type { HttpLogger } from '../../src/adapters/http/http-options.js';
@@ -37,6 +38,8 @@ export interface UploadOptions {
 
 export interface HttpTest {
   url: string;
+  /** The graph the app was built from (another makeHttp may share its memory database through `memoryOf`). */
+  container: Container;
   core: Core;
   ports: Ports;
   clock: TestClock;
@@ -81,17 +84,22 @@ export async function makeHttp(
     webDir?: string | null;
     /** Hold every answer to the OpenAPI document (default true); off only for a test that fakes a broken answer. */
     checkAnswers?: boolean;
+    /** A second instance: the records of this other app's memory database (as two instances share one MongoDB). */
+    memoryOf?: Container;
+    /** The clock to share with another instance; a fresh one by default. */
+    clock?: TestClock;
   } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
   const logger = options.logger ?? silentLogger;
-  const clock = new TestClock();
+  const clock = options.clock ?? new TestClock();
   // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
   const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl: options.publicUrl ?? null };
   const container = buildContainer(testConfig(options, overrides), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
     webDir: options.webDir,
+    memoryOf: options.memoryOf,
     wrapPorts: (raw) => {
       const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;
       scan = new SecretScan(wrapped);
@@ -142,6 +150,7 @@ export async function makeHttp(
 
   return {
     url,
+    container,
     core,
     ports,
     clock,
