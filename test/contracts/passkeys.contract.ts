@@ -124,7 +124,7 @@ export function webauthnChallengeRepositoryContract(name: string, make: () => Pr
       expect(await challenges.take('c2', 'login', at(9))).toEqual(login);
       await challenges.insert({ ...challenge, challenge: 'c3' });
       expect(await challenges.take('c3', 'mfa', at(10))).toBeNull();
-      expect(await challenges.take('c3', 'mfa', at(9))).toBeNull();
+      expect(await challenges.take('c3', 'mfa', at(11))).toBeNull();
     });
 
     it('refuses a challenge handed out twice', async () => {

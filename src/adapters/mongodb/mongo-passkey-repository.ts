@@ -53,7 +53,9 @@ export class MongoPasskeyRepository implements PasskeyRepository {
       return true;
     } catch (err) {
       // Only the credential's index may refuse: an _id collision is a bug of the id generator, not an answer.
-      if (isDuplicateKey(err) && (err as { keyPattern?: Record<string, unknown> }).keyPattern?.['credentialId']) {
+      // The index is named by keyPattern (MongoDB) or, where a server leaves that out, by the message.
+      const dup = err as { keyPattern?: Record<string, unknown>; message?: string };
+      if (isDuplicateKey(err) && (dup.keyPattern?.['credentialId'] !== undefined || /index: credential_unique\b/.test(dup.message ?? ''))) {
         return false;
       }
       throw err;
