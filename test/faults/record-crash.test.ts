@@ -319,6 +319,25 @@ function recordCrashSuite(name: string, backing: Backing): void {
       await expectExact(t);
     });
 
+    it('a folder and a share created by an instance that died before settling, deleted with their parent before the sweep: counts exact', async () => {
+      const t = await setUp(backing);
+      const folderCut = creates.find((c) => c.cut.port === 'folders')!;
+      await runUntilCut(t, folderCut);
+      // The same instance's next request died too: a share of the parent, after its insert.
+      const shareOfParent: Case = {
+        ...creates.find((c) => c.cut.port === 'shares')!,
+        run: (core, actor, made) => core.createShare.execute({ actor, type: 'folder', id: made.folder }),
+      };
+      await runUntilCut(t, shareOfParent);
+      expect((await t.ports.usage.holdsOf(t.alice.userId)).map((h) => h.task?.kind)).toEqual(['create', 'create']);
+      // The parent's delete counts both and gives their counts back: their creates' holds are its to forget.
+      await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
+      expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, settled: 0, released: 0 });
+      await expectExact(t);
+    });
+
     it('a record created by an instance that died before settling is deleted in its place: one sweep later, counts exact', async () => {
       const t = await setUp(backing);
       await runUntilCut(t, creates.find((c) => c.cut.port === 'collections')!);

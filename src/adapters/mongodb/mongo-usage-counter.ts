@@ -76,6 +76,8 @@ function whileBy(holdId: string, when: WhileBy = {}): Record<string, string> {
 
 /** How often fixHeld looks again when a hold it was to forget turned out to stand for other work than a create. */
 const FIX_ATTEMPTS = 5;
+/** Up to this many holds to forget are named in fixHeld's filter as they are; more are looked up first. */
+const FORGET_INLINE = 64;
 
 function amountsOf(hold: HoldDoc): Amounts {
   const amounts: Amounts = {};
@@ -319,6 +321,8 @@ export class MongoUsageCounter implements UsageCounter {
     }
     const task = { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } };
     let forgotten = forget.filter((id) => id !== holdId);
+    // A large cascade names many records, of which few if any have a create's hold: those few are looked up first.
+    if (forgotten.length > FORGET_INLINE) forgotten = await this.creatingAmong(task, forgotten, true);
     for (let attempt = 0; attempt < FIX_ATTEMPTS; attempt++) {
       const creates = forgotten.map((id) => ({
         $or: [{ [holdPath(id)]: { $exists: false } }, { [holdPath(id, 'task.kind')]: 'create' }],
@@ -328,12 +332,17 @@ export class MongoUsageCounter implements UsageCounter {
         { $set: set, ...(forgotten.length > 0 && { $unset: Object.fromEntries(forgotten.map((id) => [holdPath(id), ''])) }) },
       );
       if (matchedCount === 1) return true;
-      if (forgotten.length === 0) return false;
-      const doc = await this.usage.findOne(task, { projection: { holds: 1 } });
-      if (!doc) return false;
-      forgotten = forgotten.filter((id) => doc.holds?.[id] === undefined || doc.holds[id]!.task?.kind === 'create');
+      if (forgotten.length === 0 || !(await this.usage.findOne(task, { projection: { _id: 1 } }))) return false;
+      forgotten = await this.creatingAmong(task, forgotten, false);
     }
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
+  }
+
+  /** Those of `ids` whose hold is a create's (or, unless `present`, absent), in the document `filter` finds. */
+  private async creatingAmong(filter: Record<string, unknown>, ids: readonly string[], present: boolean): Promise<string[]> {
+    const doc = await this.usage.findOne(filter, { projection: { holds: 1 } });
+    const holds = doc?.holds ?? {};
+    return ids.filter((id) => (holds[id] === undefined ? !present : holds[id].task?.kind === 'create'));
   }
 
   /** One conditional update; a user without counters (records older than them) gets them at zero first. */
