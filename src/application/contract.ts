@@ -188,13 +188,13 @@ export interface HoldSweepReport {
 export interface RecoveryReport {
   /** Gone instances whose work was looked for. */
   instances: number;
-  /** Holds of uploads whose file record exists: the counts were right, only the hold went. */
+  /** Holds of uploads and creates whose record exists: the counts were right, only the hold went. */
   settled: number;
-  /** Holds of uploads that never got recorded: their counts (and upload slot) were given back. */
+  /** Holds of uploads and creates that never got recorded: their counts (and upload slot) were given back. */
   released: number;
   /** Holds of resumable uploads still under way: handed to the upload, which lives on. */
   kept: number;
-  /** Removals (of files, a folder, an account) cut short, now finished. */
+  /** Removals (of files, a folder, an account, a paste, collection, share or token) cut short, now finished. */
   finished: number;
   /** Leftovers of writes by processes known to be gone that the store removed (temporary files). */
   abandoned: number;

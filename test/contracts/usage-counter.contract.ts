@@ -543,5 +543,70 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(hold!.blobs).toEqual([`k${hold!.amounts.files! - 1}`]);
       });
     });
+
+    describe("small records' creates and deletes", () => {
+      const create = { kind: 'create' as const, record: 'paste' as const };
+
+      it('writes the task of a create with the count that takes it, in one step, and settles only that task', async () => {
+        expect(await counter.reserve('u1', 'pastes', 1, 1, { id: 'p1', at: T0, by: 'a', task: create })).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 10, 100, { id: 'p1', at: T0, by: 'a', task: create })).toBe(true);
+        expect(await counter.reserve('u1', 'pastes', 1, 1, { id: 'p2', at: T0, by: 'a', task: create })).toBe(false);
+        expect(await counter.holdsOf('u1')).toEqual([
+          { userId: 'u1', holdId: 'p1', amounts: { pastes: 1, storage: 10 }, at: T0, by: 'a', task: create, fixed: false, blobs: [] },
+        ]);
+        expect(await counter.writers()).toEqual(['a']);
+        expect(await counter.settleHold('u1', 'p1', { by: 'a', kind: 'drop' })).toBeNull();
+        expect(await counter.releaseHold('u1', 'p1', { by: 'a', kind: 'drop' })).toBe(false);
+        expect(await counter.settleHold('u1', 'p1', { by: 'a', kind: 'create' })).toEqual({ pastes: 1, storage: 10 });
+        expect(await counter.get('u1')).toEqual(usage({ pastes: 1, storage: 10 }));
+        expect(await counter.holdsOf('u1')).toEqual([]);
+      });
+
+      it("begins a record's delete holding its fixed amounts, replacing the record's create, refusing a second delete", async () => {
+        await counter.reserve('u1', 'pastes', 1, 5, { id: 'p1', at: T0, by: 'a', task: create });
+        await counter.reserve('u1', 'storage', 10, 100, { id: 'p1', at: T0, by: 'a', task: create });
+        expect(await counter.beginDrop('u1', { id: 'p1', at: later(1), by: 'b' }, 'paste', { pastes: 1, storage: 10, shares: 0 })).toBe(true);
+        expect(await counter.beginDrop('u1', { id: 'p1', at: later(2), by: 'c' }, 'paste', { pastes: 1 })).toBe(false);
+        const drop = { kind: 'drop' as const, record: 'paste' as const };
+        expect(await counter.holdsOf('u1')).toEqual([
+          { userId: 'u1', holdId: 'p1', amounts: { pastes: 1, storage: 10, shares: 0 }, at: later(1), by: 'b', task: drop, fixed: true, blobs: [] },
+        ]);
+        expect((await counter.writers()).sort()).toEqual(['a', 'b']);
+        // The create's own settle no longer finds its hold; the delete's release gives back what it holds.
+        expect(await counter.settleHold('u1', 'p1', { by: 'a', kind: 'create' })).toBeNull();
+        expect(await counter.releaseHold('u1', 'p1', { by: 'b', kind: 'drop' })).toBe(true);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.holdsOf('u1')).toEqual([]);
+      });
+
+      it("begins a record's delete for a user without counters yet, and only once among racing ones", async () => {
+        const results = await Promise.all(
+          ['a', 'b', 'c'].map((by) => counter.beginDrop('u1', { id: 's1', at: T0, by }, 'share', { shares: 1 })),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+        expect(await counter.releaseHold('u1', 's1', { kind: 'drop' })).toBe(true);
+        expect(await counter.get('u1')).toEqual(ZERO_USAGE);
+      });
+
+      it("forgets the creates' holds a removal names when it fixes its amounts, and nothing else", async () => {
+        await counter.set('u1', usage({ folders: 1, shares: 1 }));
+        await counter.reserve('u1', 'folders', 1, 9, { id: 'f1', at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
+        await counter.reserve('u1', 'shares', 1, 9, { id: 's1', at: T0, by: 'a', task: { kind: 'create', record: 'share' } });
+        await counter.beginDrop('u1', { id: 's2', at: T0, by: 'a' }, 'share', { shares: 1 });
+        await counter.openHold('u1', { id: 'up', at: T0, by: 'a' }, 5);
+        await counter.beginTask('u1', { id: 't1', at: T0, by: 'b' }, { kind: 'tree', folderId: 'f0' });
+        const forget = ['f1', 's1', 's2', 'up', 't1', 'unknown'];
+        expect(await counter.fixHeld('u1', 't1', { folders: 2, shares: 3 }, [], forget)).toBe(true);
+        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['s2', 't1', 'up']);
+        expect(await counter.get('u1')).toEqual(usage({ folders: 2, shares: 2 }));
+        // Many names at once: the same.
+        await counter.reserve('u1', 'folders', 1, 9, { id: 'f2', at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
+        await counter.beginTask('u1', { id: 't2', at: T0, by: 'b' }, { kind: 'tree', folderId: 'f0' });
+        const many = [...Array.from({ length: 100 }, (_, i) => `x${i}`), 'f2', 's2', 'up'];
+        expect(await counter.fixHeld('u1', 't2', { folders: 1 }, [], many)).toBe(true);
+        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['s2', 't1', 't2', 'up']);
+      });
+    });
   });
 }

@@ -4,6 +4,7 @@ import {
   HOLD_ID,
   type HeldAmounts,
   type Hold,
+  type RecordKind,
   type Reservation,
   type Task,
   type UsageCounter,
@@ -34,7 +35,9 @@ const newEntry = (at: Date, by: string, opened: boolean, task: Task | null = nul
 });
 
 const names = (entry: HeldEntry | undefined, when: WhileBy = {}) =>
-  entry !== undefined && (when.by === undefined || entry.by === when.by);
+  entry !== undefined &&
+  (when.by === undefined || entry.by === when.by) &&
+  (when.kind === undefined || entry.task?.kind === when.kind);
 
 /**
  * Every change reads and writes the counter (and its hold) in one synchronous step (no await in between), which is
@@ -64,6 +67,7 @@ export class MemoryUsageCounter implements UsageCounter {
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
       if (hold.at.getTime() > entry.at.getTime()) entry.at = new Date(hold.at);
       entry.by = hold.by;
+      if (hold.task) entry.task = { ...hold.task };
       if (hold.blob !== undefined && !entry.blobs.includes(hold.blob)) entry.blobs.push(hold.blob);
       holds.set(hold.id, entry);
       this.holds.set(userId, holds);
@@ -181,15 +185,40 @@ export class MemoryUsageCounter implements UsageCounter {
     if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
   }
 
-  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
+  async fixHeld(
+    userId: string,
+    holdId: string,
+    amounts: Amounts,
+    blobs: readonly string[],
+    forget: readonly string[] = [],
+  ): Promise<boolean> {
     for (const amount of Object.values(amounts)) assertAmount(amount);
-    const entry = this.holds.get(userId)?.get(holdId);
-    if (!entry || entry.fixed) return false;
+    for (const id of forget) assertHoldId(id);
+    const holds = this.holds.get(userId);
+    const entry = holds?.get(holdId);
+    if (!holds || !entry || entry.fixed) return false;
+    for (const id of forget) if (id !== holdId && holds.get(id)?.task?.kind === 'create') holds.delete(id);
     for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
     }
     entry.blobs = [...entry.blobs, ...blobs];
     entry.fixed = true;
+    return true;
+  }
+
+  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts): Promise<boolean> {
+    assertHoldId(hold.id);
+    for (const amount of Object.values(amounts)) assertAmount(amount);
+    const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
+    const there = holds.get(hold.id);
+    if (there && there.task?.kind !== 'create') return false;
+    const entry = newEntry(hold.at, hold.by, false, { kind: 'drop', record });
+    entry.amounts = { ...amounts };
+    entry.fixed = true;
+    holds.set(hold.id, entry);
+    this.holds.set(userId, holds);
+    this.addWriter(userId, hold.by);
+    if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
     return true;
   }
 

@@ -5,6 +5,7 @@ import {
   HOLD_ID,
   type HeldAmounts,
   type Hold,
+  type RecordKind,
   type Reservation,
   type Task,
   type UsageCounter,
@@ -65,10 +66,18 @@ function heldAmounts(userId: string, holdId: string, hold: HoldDoc): HeldAmounts
 /** A new hold's list of blobs, when it is opened with one. */
 const blobsOf = (hold: Hold): { blobs?: string[] } => (hold.blob === undefined ? {} : { blobs: [hold.blob] });
 
-/** The filter on a hold's instance that `when` asks for (none: any). */
+/** The filter on a hold's instance and task that `when` asks for (none: any). */
 function whileBy(holdId: string, when: WhileBy = {}): Record<string, string> {
-  return when.by === undefined ? {} : { [holdPath(holdId, 'by')]: when.by };
+  return {
+    ...(when.by !== undefined && { [holdPath(holdId, 'by')]: when.by }),
+    ...(when.kind !== undefined && { [holdPath(holdId, 'task.kind')]: when.kind }),
+  };
 }
+
+/** How often fixHeld looks again when a hold it was to forget turned out to stand for other work than a create. */
+const FIX_ATTEMPTS = 5;
+/** Up to this many holds to forget are named in fixHeld's filter as they are; more are looked up first. */
+const FORGET_INLINE = 64;
 
 function amountsOf(hold: HoldDoc): Amounts {
   const amounts: Amounts = {};
@@ -163,13 +172,9 @@ export class MongoUsageCounter implements UsageCounter {
   /** An opened hold and its count go in one step; a hold is opened or not for its whole life, so two tries suffice. */
   async settleHold(userId: string, holdId: string, when?: WhileBy): Promise<Amounts | null> {
     const path = holdPath(holdId);
-    const opened = await this.usage.findOneAndUpdate(
-      { _id: userId, [holdPath(holdId, 'open')]: true, ...whileBy(holdId, when) },
-      { $unset: { [path]: '' }, $inc: { openHolds: -1 } },
-      { projection: { [path]: 1 }, returnDocument: 'before' },
-    );
-    const openedHold = opened?.holds?.[holdId];
-    if (openedHold) return amountsOf(openedHold);
+    // A task's hold is never an opened one: one command.
+    const opened = when?.kind !== undefined ? null : await this.settleOpened(userId, holdId, when);
+    if (opened) return opened;
     const before = await this.usage.findOneAndUpdate(
       { _id: userId, [path]: { $exists: true }, [holdPath(holdId, 'open')]: { $exists: false }, ...whileBy(holdId, when) },
       { $unset: { [path]: '' } },
@@ -177,6 +182,17 @@ export class MongoUsageCounter implements UsageCounter {
     );
     const hold = before?.holds?.[holdId];
     return hold ? amountsOf(hold) : null;
+  }
+
+  private async settleOpened(userId: string, holdId: string, when?: WhileBy): Promise<Amounts | null> {
+    const path = holdPath(holdId);
+    const opened = await this.usage.findOneAndUpdate(
+      { _id: userId, [holdPath(holdId, 'open')]: true, ...whileBy(holdId, when) },
+      { $unset: { [path]: '' }, $inc: { openHolds: -1 } },
+      { projection: { [path]: 1 }, returnDocument: 'before' },
+    );
+    const openedHold = opened?.holds?.[holdId];
+    return openedHold ? amountsOf(openedHold) : null;
   }
 
   /**
@@ -293,17 +309,64 @@ export class MongoUsageCounter implements UsageCounter {
     }
   }
 
-  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[]): Promise<boolean> {
+  /**
+   * Without pipeline updates a hold cannot be forgotten "if it is a create's": the filter says that each hold to forget
+   * is absent or a create's, and a miss caused by one that stands for other work looks again without it.
+   */
+  async fixHeld(userId: string, holdId: string, amounts: Amounts, blobs: readonly string[], forget: readonly string[] = []): Promise<boolean> {
     const set: Record<string, unknown> = { [holdPath(holdId, 'fixed')]: true, [holdPath(holdId, 'blobs')]: [...blobs] };
     for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
       assertAmount(amount);
       set[holdPath(holdId, kind)] = new Double(amount);
     }
-    const { matchedCount } = await this.usage.updateOne(
-      { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } },
-      { $set: set },
-    );
-    return matchedCount === 1;
+    const task = { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } };
+    let forgotten = forget.filter((id) => id !== holdId);
+    // A large cascade names many records, of which few if any have a create's hold: those few are looked up first.
+    if (forgotten.length > FORGET_INLINE) forgotten = await this.creatingAmong(task, forgotten, true);
+    for (let attempt = 0; attempt < FIX_ATTEMPTS; attempt++) {
+      const creates = forgotten.map((id) => ({
+        $or: [{ [holdPath(id)]: { $exists: false } }, { [holdPath(id, 'task.kind')]: 'create' }],
+      }));
+      const { matchedCount } = await this.usage.updateOne(
+        { ...task, ...(creates.length > 0 && { $and: creates }) },
+        { $set: set, ...(forgotten.length > 0 && { $unset: Object.fromEntries(forgotten.map((id) => [holdPath(id), ''])) }) },
+      );
+      if (matchedCount === 1) return true;
+      if (forgotten.length === 0 || !(await this.usage.findOne(task, { projection: { _id: 1 } }))) return false;
+      forgotten = await this.creatingAmong(task, forgotten, false);
+    }
+    throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
+  }
+
+  /** Those of `ids` whose hold is a create's (or, unless `present`, absent), in the document `filter` finds. */
+  private async creatingAmong(filter: Record<string, unknown>, ids: readonly string[], present: boolean): Promise<string[]> {
+    const doc = await this.usage.findOne(filter, { projection: { holds: 1 } });
+    const holds = doc?.holds ?? {};
+    return ids.filter((id) => (holds[id] === undefined ? !present : holds[id].task?.kind === 'create'));
+  }
+
+  /** One conditional update; a user without counters (records older than them) gets them at zero first. */
+  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts): Promise<boolean> {
+    const path = holdPath(hold.id);
+    const held: Record<string, Double> = {};
+    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+      assertAmount(amount);
+      held[kind] = new Double(amount);
+    }
+    const begin = async () =>
+      (
+        await this.usage.updateOne(
+          { _id: userId, $or: [{ [path]: { $exists: false } }, { [holdPath(hold.id, 'task.kind')]: 'create' }] },
+          {
+            $set: { [path]: { at: hold.at, by: hold.by, task: { kind: 'drop', record }, fixed: true, ...held } },
+            $addToSet: { writers: hold.by },
+          },
+        )
+      ).matchedCount === 1;
+    if (await begin()) return true;
+    if (await this.usage.findOne({ _id: userId }, { projection: { _id: 1 } })) return false;
+    await this.ensureDocument(userId);
+    return begin();
   }
 
   async trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean> {
@@ -396,7 +459,7 @@ export class MongoUsageCounter implements UsageCounter {
         $inc: inc,
         ...(hold && {
           $max: { [holdPath(hold.id, 'at')]: hold.at },
-          $set: { [holdPath(hold.id, 'by')]: hold.by },
+          $set: { [holdPath(hold.id, 'by')]: hold.by, ...(hold.task && { [holdPath(hold.id, 'task')]: hold.task }) },
           $addToSet: {
             writers: hold.by,
             ...(hold.blob !== undefined && { [holdPath(hold.id, 'blobs')]: hold.blob }),

@@ -69,7 +69,9 @@ async function removeTree(
 
   const claimed = await p.folders.claimDeleting(ids, holdId);
   const shares = await p.shares.idsForItems('folder', claimed);
-  const fixed = await p.usage.fixHeld(ownerId, holdId, { folders: claimed.length, shares: shares.size }, []);
+  // The creates of the folders and shares counted here (one killed after its insert) are this delete's to give back.
+  const counts = { folders: claimed.length, shares: shares.size };
+  const fixed = await p.usage.fixHeld(ownerId, holdId, counts, [], [...claimed, ...shares.values()]);
   await removeFolders(p, ownerId, holdId, claimed, live && fixed ? shares.size : null, by);
 }
 

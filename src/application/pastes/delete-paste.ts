@@ -1,22 +1,34 @@
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import type { Ports } from '../ports/index.js';
+import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
+import { dropHeld, follow } from '../usage/record-holds.js';
 import { owned } from '../owned.js';
 
 type Port = Core['deletePaste'];
 
+/**
+ * Deletes the paste and its share under a hold that holds what they count (written first, so a delete cut short is
+ * finished by the sweep of gone instances); the hold's release gives the counts back.
+ */
 export class DeletePaste implements Port {
-  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'usage'>) {}
+  constructor(private readonly p: RecoveryDeps) {}
 
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'paste.delete');
-    owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
-    // The size released is the one of the record actually deleted, and only by the caller who deleted it.
-    const deleted = await this.p.pastes.delete(id);
-    if (!deleted) throw notFound('Paste');
-    const shares = await this.p.shares.deleteByItems('paste', [id]);
-    if (shares.length > 0) await this.p.usage.release(actor.userId, 'shares', shares.length);
-    await this.p.usage.release(actor.userId, 'pastes', 1);
-    if (deleted.size > 0) await this.p.usage.release(actor.userId, 'storage', deleted.size);
+    const userId = actor.userId;
+    const paste = owned(await this.p.pastes.findById(id), userId, 'Paste');
+    const shared = (await this.p.shares.findByItem('paste', id)) ? 1 : 0;
+    const amounts = { pastes: 1, shares: shared, ...(paste.size > 0 && { storage: paste.size }) };
+    const done = await dropHeld(this.p, userId, 'paste', id, amounts, async () => {
+      const deleted = await this.p.pastes.delete(id);
+      const shares = await this.p.shares.deleteByItems('paste', [id]);
+      if (!deleted) return false;
+      // The size given back is the one of the record deleted (a rewrite may have changed it since it was read).
+      await follow(this.p, userId, id, 'storage', paste.size, deleted.size);
+      await follow(this.p, userId, id, 'shares', shared, shares.length);
+      return true;
+    });
+    if (done === 'busy') await recoverUserWork(this.p, userId);
+    if (done !== true) throw notFound('Paste');
   }
 }

@@ -17,7 +17,12 @@ export interface Hold {
    * in the same atomic update: from before its first byte, the blob is known from the database.
    */
   blob?: string;
+  /** The work the hold stands for, written with it when a `reserve` creates it (a create of a small record). */
+  task?: Task;
 }
+
+/** The records whose create and delete are tasks of their own (a hold named by the record's id). */
+export type RecordKind = 'folder' | 'paste' | 'share' | 'collection' | 'token';
 
 /**
  * Unfinished work a hold stands for other than an upload (which is a hold without a task): a removal, begun with an
@@ -29,7 +34,17 @@ export type Task =
   /** Deleting a folder with everything below it; the folders claimed under the hold's id are counted once fixed. */
   | { kind: 'tree'; folderId: string }
   /** Deleting the account whose counters hold it. */
-  | { kind: 'user' };
+  | { kind: 'user' }
+  /**
+   * Creating the record named by the hold's id, which holds its counts until the record exists: written by the very
+   * `reserve` that takes the count.
+   */
+  | { kind: 'create'; record: RecordKind }
+  /**
+   * Deleting the record named by the hold's id (beginDrop), which holds, fixed from the start, what the deletion gives
+   * back: the counts go back in the step that ends it.
+   */
+  | { kind: 'drop'; record: RecordKind };
 
 export interface HeldAmounts {
   userId: string;
@@ -53,9 +68,13 @@ export interface WritersWork {
   holds: HeldAmounts[];
 }
 
-/** A condition on the hold's instance: the change applies only while the hold still names `by`. */
+/**
+ * A condition on the hold: the change applies only while the hold still names `by` and, with `kind`, still stands for
+ * a task of that kind (a create's hold and a delete's share the record's id).
+ */
 export interface WhileBy {
   by?: string;
+  kind?: Task['kind'];
 }
 
 /** One `reserve` as data: `amount` of `kind`, within `max`. */
@@ -132,9 +151,23 @@ export interface UsageCounter {
   /**
    * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
    * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
-   * back exactly these amounts.
+   * back exactly these amounts. The same step forgets the holds `forget` names (the creates of the records the task
+   * counted, whose counts are now the task's to give back), leaving the counters alone.
    */
-  fixHeld(userId: string, holdId: string, amounts: Partial<Record<LimitKind, number>>, blobs: readonly string[]): Promise<boolean>;
+  fixHeld(
+    userId: string,
+    holdId: string,
+    amounts: Partial<Record<LimitKind, number>>,
+    blobs: readonly string[],
+    forget?: readonly string[],
+  ): Promise<boolean>;
+  /**
+   * Opens the hold of a record's delete (task `drop`, named by the record's id), holding `amounts` (fixed: what the
+   * delete gives back), naming its instance, in one atomic step; only while no other work holds that id, or only the
+   * record's own create, whose hold this one replaces (the caller found the record, so the create's counts are the
+   * record's now, and the delete's to give back). False, changing nothing, when another delete of the record holds it.
+   */
+  beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Partial<Record<LimitKind, number>>): Promise<boolean>;
   /** Takes `amount` of `kind` off the hold only (not off the counter), only while it holds that much; false otherwise. */
   trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
   /** The user's holds. */

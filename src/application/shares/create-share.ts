@@ -12,7 +12,7 @@ import {
 import type { Core, ShareOptions } from '../contract.js';
 import type { ShareView } from '../views.js';
 import type { Ports } from '../ports/index.js';
-import { withReserved } from '../usage/usage-limits.js';
+import { createHeld } from '../usage/record-holds.js';
 import { ITEM_NAMES, sharedItem } from './share-item.js';
 import { shareLimits } from './share-limits.js';
 import { sharePasswordHash } from './share-password.js';
@@ -21,7 +21,18 @@ import { shareView } from './share-views.js';
 type Port = Core['createShare'];
 export type ShareDeps = Pick<
   Ports,
-  'shares' | 'files' | 'folders' | 'collections' | 'pastes' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'hasher'
+  | 'shares'
+  | 'files'
+  | 'folders'
+  | 'collections'
+  | 'pastes'
+  | 'users'
+  | 'usage'
+  | 'settings'
+  | 'ids'
+  | 'clock'
+  | 'hasher'
+  | 'instance'
 >;
 
 /**
@@ -59,35 +70,37 @@ export async function shareItem(
   // Kept on the share, so its public reads need not look the owner up.
   const owner = await p.users.findById(actor.userId);
   if (!owner) throw notFound(ITEM_NAMES[type]);
-  const share = await withReserved(p, actor, 'shares', async () => {
-    const created: Share = {
-      id: p.ids.newShareId(),
-      ownerId: actor.userId,
-      type,
-      itemId: id,
-      passwordHash,
-      views: 0,
-      downloads: 0,
-      expiresAt: null,
-      maxViews: null,
-      maxDownloads: null,
-      ...limits,
-      createdAt: p.clock.now(),
-      ownerName: owner.username,
-    };
-    if (!(await p.shares.insert(created))) {
-      throw (await conflictOf(p, type, id)) ?? conflict('This item is already shared');
-    }
-    return created;
+  const created: Share = {
+    id: p.ids.newShareId(),
+    ownerId: actor.userId,
+    type,
+    itemId: id,
+    passwordHash,
+    views: 0,
+    downloads: 0,
+    expiresAt: null,
+    maxViews: null,
+    maxDownloads: null,
+    ...limits,
+    createdAt: p.clock.now(),
+    ownerName: owner.username,
+  };
+  let view: ShareView | null = null;
+  await createHeld(p, actor, 'shares', 'share', created.id, {
+    insert: async () => {
+      if (!(await p.shares.insert(created))) {
+        throw (await conflictOf(p, type, id)) ?? conflict('This item is already shared');
+      }
+    },
+    // The item was deleted between the check and the insert, after its delete had swept its shares: the share takes
+    // itself back (its count too, unless that delete got to it first).
+    check: async () => {
+      view = await shareView(p, created);
+      return view ? null : notFound(ITEM_NAMES[type]);
+    },
+    takeBack: async () => (await p.shares.delete(created.id)) !== null,
   });
-  const view = await shareView(p, share);
-  if (!view) {
-    // The item was deleted between the check and the insert, after its delete had swept its shares:
-    // take the orphan back (its count too, unless that delete got to it first).
-    if (await p.shares.delete(share.id)) await p.usage.release(actor.userId, 'shares', 1);
-    throw notFound(ITEM_NAMES[type]);
-  }
-  return view;
+  return view!;
 }
 
 /**

@@ -1,19 +1,23 @@
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import type { Ports } from '../ports/index.js';
+import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
+import { dropHeld } from '../usage/record-holds.js';
 import { owned } from '../owned.js';
 
 type Port = Core['deleteShare'];
 
-/** Deletes the link only; the shared item stays. */
+/**
+ * Deletes the link only; the shared item stays. The count goes back through a hold written before the delete, so a
+ * delete cut short is finished by the sweep of gone instances; only the delete that removed the record gives it back.
+ */
 export class DeleteShare implements Port {
-  constructor(private readonly p: Pick<Ports, 'shares' | 'usage'>) {}
+  constructor(private readonly p: RecoveryDeps) {}
 
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'share.delete');
     owned(await this.p.shares.findById(id), actor.userId, 'Share');
-    // Only the caller whose delete removed the record releases the count, so concurrent deletes never double-count.
-    if (!(await this.p.shares.delete(id))) throw notFound('Share');
-    await this.p.usage.release(actor.userId, 'shares', 1);
+    const done = await dropHeld(this.p, actor.userId, 'share', id, { shares: 1 }, async () => (await this.p.shares.delete(id)) !== null);
+    if (done === 'busy') await recoverUserWork(this.p, actor.userId);
+    if (done !== true) throw notFound('Share');
   }
 }

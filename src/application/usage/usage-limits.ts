@@ -23,17 +23,3 @@ export async function reserve(p: Deps, actor: Actor, kind: LimitKind, amount = 1
   const max = limitsOf(p, actor)[kind];
   if (!(await p.usage.reserve(actor.userId, kind, amount, max))) throw await refusal(p, actor.userId, kind, max);
 }
-
-/**
- * Reserves one unit of `kind`, runs `create`, and gives the unit back if `create` fails,
- * so `current` always equals what exists.
- */
-export async function withReserved<T>(p: Deps, actor: Actor, kind: LimitKind, create: () => Promise<T>): Promise<T> {
-  await reserve(p, actor, kind, 1);
-  try {
-    return await create();
-  } catch (err) {
-    await p.usage.release(actor.userId, kind, 1);
-    throw err;
-  }
-}

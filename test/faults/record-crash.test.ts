@@ -1,0 +1,374 @@
+import { describe, expect, it } from 'vitest';
+import { createCore, type Core, type InstanceLeases, type Ports } from '../../src/application/index.js';
+import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
+import {
+  ensureIndexes,
+  MongoCollectionRepository,
+  MongoFileRepository,
+  MongoFolderRepository,
+  MongoInstanceLeases,
+  MongoPasteRepository,
+  MongoShareRepository,
+  MongoTokenRepository,
+  MongoUsageCounter,
+} from '../../src/adapters/mongodb/index.js';
+import type { Actor } from '../../src/domain/index.js';
+import { bytes, makeCore, signUp } from '../support/core.js';
+import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+
+const target = await getMongoUri();
+if (!target) console.log(MONGO_SKIP_MESSAGE);
+
+type Backed = Pick<Ports, 'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens'>;
+/** Where the records, the counters and the leases live; users and bytes stay in memory. */
+type Backing = () => Promise<{ ports: Partial<Backed>; leases: InstanceLeases }>;
+
+/** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
+const dead = () => new Promise<never>(() => {});
+
+type PortName = keyof Backed;
+
+/** Right after the `nth` call of a port method completed (its write reached the database), the process is gone. */
+interface Cut {
+  port: PortName;
+  method: string;
+  nth?: number;
+}
+
+/** What the user has when the cut operation starts: one of each, made on the instance that lives. */
+interface Made {
+  folder: string;
+  paste: string;
+  collection: string;
+  file: string;
+  fileShare: string;
+  token: string;
+}
+
+/**
+ * One operation cut by its instance's death. `record` finds the record it makes or deletes, `made`: whether it exists
+ * once the sweep finished or undid the operation.
+ */
+interface Case {
+  name: string;
+  cut: Cut;
+  run(core: Core, actor: Actor, made: Made): Promise<unknown>;
+  /** Whether the record the operation makes (or deletes) is there after the sweep, and how to tell. */
+  expect: 'created' | 'not created' | 'deleted';
+  find(ports: Ports, userId: string, made: Made): Promise<number>;
+}
+
+const count = {
+  folders: (p: Ports, u: string) => p.folders.listByOwner(u).then((l) => l.filter((f) => f.name === 'new').length),
+  pastes: (p: Ports, u: string) => p.pastes.listByOwner(u).then((l) => l.filter((x) => x.name === 'new').length),
+  collections: (p: Ports, u: string) => p.collections.listByOwner(u).then((l) => l.filter((x) => x.name === 'new').length),
+  tokens: (p: Ports, u: string) => p.tokens.listByUser(u, 'uploader').then((l) => l.filter((x) => x.name === 'new').length),
+};
+
+const creates: Case[] = [
+  {
+    name: 'a folder create, after its count, before its record',
+    cut: { port: 'usage', method: 'reserve' },
+    run: (core, actor, made) => core.createFolder.execute({ actor, name: 'new', parentId: made.folder }),
+    expect: 'not created',
+    find: count.folders,
+  },
+  {
+    name: 'a folder create, after its record, before its hold was settled',
+    cut: { port: 'folders', method: 'insert' },
+    run: (core, actor, made) => core.createFolder.execute({ actor, name: 'new', parentId: made.folder }),
+    expect: 'created',
+    find: count.folders,
+  },
+  {
+    name: 'a paste create, after its count, before its bytes were counted',
+    cut: { port: 'usage', method: 'reserve' },
+    run: (core, actor) => core.createPaste.execute({ actor, name: 'new', content: 'new paste text' }),
+    expect: 'not created',
+    find: count.pastes,
+  },
+  {
+    name: 'a paste create, after its bytes were counted, before its record',
+    cut: { port: 'usage', method: 'reserve', nth: 2 },
+    run: (core, actor) => core.createPaste.execute({ actor, name: 'new', content: 'new paste text' }),
+    expect: 'not created',
+    find: count.pastes,
+  },
+  {
+    name: 'a paste create with a share, after its record, before its share',
+    cut: { port: 'pastes', method: 'insert' },
+    run: (core, actor) => core.createPaste.execute({ actor, name: 'new', content: 'new paste text', share: {} }),
+    expect: 'created',
+    find: count.pastes,
+  },
+  {
+    name: 'a share create, after its count, before its record',
+    cut: { port: 'usage', method: 'reserve' },
+    run: (core, actor, made) => core.createShare.execute({ actor, type: 'folder', id: made.folder }),
+    expect: 'not created',
+    find: (p, u, made) => p.shares.findByItem('folder', made.folder).then((s) => (s?.ownerId === u ? 1 : 0)),
+  },
+  {
+    name: 'a share create, after its record, before its hold was settled',
+    cut: { port: 'shares', method: 'insert' },
+    run: (core, actor, made) => core.createShare.execute({ actor, type: 'folder', id: made.folder }),
+    expect: 'created',
+    find: (p, u, made) => p.shares.findByItem('folder', made.folder).then((s) => (s?.ownerId === u ? 1 : 0)),
+  },
+  {
+    name: 'a collection create, after its count, before its record',
+    cut: { port: 'usage', method: 'reserve' },
+    run: (core, actor) => core.createCollection.execute({ actor, name: 'new' }),
+    expect: 'not created',
+    find: count.collections,
+  },
+  {
+    name: 'a collection create, after its record, before its hold was settled',
+    cut: { port: 'collections', method: 'insert' },
+    run: (core, actor) => core.createCollection.execute({ actor, name: 'new' }),
+    expect: 'created',
+    find: count.collections,
+  },
+  {
+    name: 'a token create, after its count, before its record',
+    cut: { port: 'usage', method: 'reserve' },
+    run: (core, actor) => core.createApiToken.execute({ actor, name: 'new' }),
+    expect: 'not created',
+    find: count.tokens,
+  },
+  {
+    name: 'a token create, after its record, before its hold was settled',
+    cut: { port: 'tokens', method: 'insert' },
+    run: (core, actor) => core.createApiToken.execute({ actor, name: 'new' }),
+    expect: 'created',
+    find: count.tokens,
+  },
+];
+
+const pasteThere = (p: Ports, _u: string, made: Made) => p.pastes.findById(made.paste).then((x) => (x ? 1 : 0));
+const collectionThere = (p: Ports, _u: string, made: Made) => p.collections.findById(made.collection).then((x) => (x ? 1 : 0));
+const shareThere = (p: Ports, _u: string, made: Made) => p.shares.findById(made.fileShare).then((x) => (x ? 1 : 0));
+const tokenThere = (p: Ports, _u: string, made: Made) => p.tokens.findById(made.token).then((x) => (x ? 1 : 0));
+
+const deletes: Case[] = [
+  ...(
+    [
+      ['a paste delete', 'pastes', pasteThere, (c, a, m) => c.deletePaste.execute({ actor: a, id: m.paste })],
+      ['a collection delete', 'collections', collectionThere, (c, a, m) => c.deleteCollection.execute({ actor: a, id: m.collection })],
+      ['a share delete', 'shares', shareThere, (c, a, m) => c.deleteShare.execute({ actor: a, id: m.fileShare })],
+      ['a token delete', 'tokens', tokenThere, (c, a, m) => c.deleteApiToken.execute({ actor: a, id: m.token })],
+    ] as const satisfies readonly [string, PortName, Case['find'], Case['run']][]
+  ).flatMap(([name, port, find, run]): Case[] => [
+    { name: `${name}, after its intent, before its record went`, cut: { port: 'usage', method: 'beginDrop' }, run, find, expect: 'deleted' },
+    { name: `${name}, after its record went, before its counts`, cut: { port, method: 'delete' }, run, find, expect: 'deleted' },
+  ]),
+  {
+    name: 'a paste delete, after its share went, before its counts',
+    cut: { port: 'shares', method: 'deleteByItems' },
+    run: (c, a, m) => c.deletePaste.execute({ actor: a, id: m.paste }),
+    find: pasteThere,
+    expect: 'deleted',
+  },
+  {
+    name: 'a collection delete, after its share went, before its counts',
+    cut: { port: 'shares', method: 'deleteByItems' },
+    run: (c, a, m) => c.deleteCollection.execute({ actor: a, id: m.collection }),
+    find: collectionThere,
+    expect: 'deleted',
+  },
+];
+
+/** The ports of an instance that dies once `cut` is reached; `reached` tells the test. */
+function dyingAt(ports: Ports, cut: Cut, reached: () => void): Ports {
+  let calls = 0;
+  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const wrapped = Object.assign(Object.create(port) as object, {
+    [cut.method]: async (...args: unknown[]) => {
+      const result = await port[cut.method]!(...args);
+      if (++calls < (cut.nth ?? 1)) return result;
+      reached();
+      return dead();
+    },
+  });
+  return { ...ports, [cut.port]: wrapped };
+}
+
+async function populate(core: Core, actor: Actor): Promise<Made> {
+  const folder = await core.createFolder.execute({ actor, name: 'docs', parentId: null });
+  const paste = await core.createPaste.execute({ actor, name: 'notes', content: 'some paste text', share: {} });
+  const collection = await core.createCollection.execute({ actor, name: 'picked' });
+  const file = await core.uploadFile.execute({
+    actor,
+    folderId: folder.id,
+    name: null,
+    filename: 'a.txt',
+    mime: undefined,
+    content: bytes('file bytes'),
+  });
+  await core.addToCollection.execute({ actor, id: collection.id, fileId: file.id });
+  await core.createShare.execute({ actor, type: 'collection', id: collection.id });
+  const fileShare = await core.createShare.execute({ actor, type: 'file', id: file.id });
+  const token = await core.createApiToken.execute({ actor, name: 'kept' });
+  return { folder: folder.id, paste: paste.id, collection: collection.id, file: file.id, fileShare: fileShare.id, token: token.id };
+}
+
+/** The counters as the records say they should be, and what the counters say. */
+async function audit(ports: Ports, userId: string) {
+  const files = await ports.files.listByOwner(userId);
+  const pastes = await ports.pastes.listByOwner(userId);
+  const expected = {
+    files: files.length,
+    storage: files.reduce((sum, f) => sum + f.size, 0) + pastes.reduce((sum, p) => sum + p.size, 0),
+    folders: (await ports.folders.listByOwner(userId)).length,
+    pastes: pastes.length,
+    shares: (await ports.shares.listByOwner(userId)).length,
+    collections: (await ports.collections.listByOwner(userId)).length,
+    tokens: (await ports.tokens.listByUser(userId, 'uploader')).length,
+  };
+  return { expected, counted: await ports.usage.get(userId) };
+}
+
+async function setUp(backing: Backing) {
+  const made = makeCore();
+  const backed = await backing();
+  const ports: Ports = { ...made.ports, ...backed.ports };
+  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
+  const alice = await signUp({ core: b!.core, ports }, 'alice');
+  const items = await populate(b!.core, alice.actor);
+  const pass = async (ms: number, ...running: TestInstance[]) => {
+    for (let left = ms; left > 0; left -= LEASE_MS / 2) {
+      made.clock.advance(Math.min(left, LEASE_MS / 2));
+      for (const instance of running) await instance.keeper.renew();
+    }
+  };
+  return { ports, a: a!, b: b!, alice, items, pass };
+}
+
+/** Runs the case on instance `a`, which dies at the cut; fails if the operation ends without reaching it. */
+async function runUntilCut(t: Awaited<ReturnType<typeof setUp>>, c: Case): Promise<void> {
+  let reached!: () => void;
+  const there = new Promise<'cut'>((resolve) => (reached = () => resolve('cut')));
+  const ended = c.run(createCore(dyingAt(t.a.ports, c.cut, reached)), t.alice.actor, t.items).then(
+    () => 'ended' as const,
+    () => 'ended' as const,
+  );
+  expect(await Promise.race([there, ended]), 'the operation must reach its cut').toBe('cut');
+}
+
+async function expectExact(t: Awaited<ReturnType<typeof setUp>>): Promise<void> {
+  const { expected, counted } = await audit(t.ports, t.alice.userId);
+  expect(counted).toEqual(expected);
+  expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+  expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
+}
+
+function recordCrashSuite(name: string, backing: Backing): void {
+  describe(`a small create or delete cut by the death of its instance (${name}, two instances)`, () => {
+    for (const c of [...creates, ...deletes]) {
+      it(`${c.name}: left alone while the instance may live, then ${c.expect === 'created' ? 'settled' : c.expect === 'deleted' ? 'finished' : 'given back'} by one sweep once its lease ran out`, async () => {
+        const t = await setUp(backing);
+        const before = await t.ports.usage.get(t.alice.userId);
+        await runUntilCut(t, c);
+        const cutAt = await t.ports.usage.get(t.alice.userId);
+        const holds = await t.ports.usage.holdsOf(t.alice.userId);
+        expect(holds.map((h) => h.by)).toEqual([t.a.keeper.id()]);
+
+        // The dying instance's lease has not run out: its unfinished work is not touched, whatever the sweep.
+        await t.pass(LEASE_MS - 1, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, settled: 0, released: 0, finished: 0 });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual(holds);
+        expect(await t.ports.usage.get(t.alice.userId)).toEqual(cutAt);
+
+        await t.pass(1, t.b);
+        const report = await t.b.core.sweepDeadInstances.execute({});
+        expect(report).toMatchObject({
+          instances: 1,
+          failed: 0,
+          settled: c.expect === 'created' ? 1 : 0,
+          released: c.expect === 'not created' ? 1 : 0,
+          finished: c.expect === 'deleted' ? 1 : 0,
+        });
+        await expectExact(t);
+        const found = await c.find(t.ports, t.alice.userId, t.items);
+        expect(found).toBe(c.expect === 'created' ? 1 : 0);
+        if (c.expect === 'not created') expect(await t.ports.usage.get(t.alice.userId)).toEqual(before);
+        expect(await t.ports.usage.writers()).not.toContain(t.a.keeper.id());
+      });
+    }
+
+    it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
+      const t = await setUp(backing);
+      await runUntilCut(t, deletes[0]!);
+      await t.pass(LEASE_MS, t.b);
+      const err = await t.b.core.deletePaste.execute({ actor: t.alice.actor, id: t.items.paste }).catch((e: { code?: string }) => e);
+      expect(err).toMatchObject({ code: 'not_found' });
+      await expectExact(t);
+      expect(await t.ports.pastes.findById(t.items.paste)).toBeNull();
+    });
+
+    it('a delete repeated while the cut one’s instance may live answers not found and leaves its work alone', async () => {
+      const t = await setUp(backing);
+      await runUntilCut(t, deletes[0]!);
+      const err = await t.b.core.deletePaste.execute({ actor: t.alice.actor, id: t.items.paste }).catch((e: { code?: string }) => e);
+      expect(err).toMatchObject({ code: 'not_found' });
+      expect(await t.ports.pastes.findById(t.items.paste)).not.toBeNull();
+      expect((await t.ports.usage.holdsOf(t.alice.userId)).map((h) => h.task?.kind)).toEqual(['drop']);
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, finished: 1, failed: 0 });
+      await expectExact(t);
+    });
+
+    it('a folder and a share created by an instance that died before settling, deleted with their parent before the sweep: counts exact', async () => {
+      const t = await setUp(backing);
+      const folderCut = creates.find((c) => c.cut.port === 'folders')!;
+      await runUntilCut(t, folderCut);
+      // The same instance's next request died too: a share of the parent, after its insert.
+      const shareOfParent: Case = {
+        ...creates.find((c) => c.cut.port === 'shares')!,
+        run: (core, actor, made) => core.createShare.execute({ actor, type: 'folder', id: made.folder }),
+      };
+      await runUntilCut(t, shareOfParent);
+      expect((await t.ports.usage.holdsOf(t.alice.userId)).map((h) => h.task?.kind)).toEqual(['create', 'create']);
+      // The parent's delete counts both and gives their counts back: their creates' holds are its to forget.
+      await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
+      expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, settled: 0, released: 0 });
+      await expectExact(t);
+    });
+
+    it('a record created by an instance that died before settling is deleted in its place: one sweep later, counts exact', async () => {
+      const t = await setUp(backing);
+      await runUntilCut(t, creates.find((c) => c.cut.port === 'collections')!);
+      const made = (await t.ports.collections.listByOwner(t.alice.userId)).find((x) => x.name === 'new')!;
+      // Its delete takes the create's hold over: the record is found, so its count is the record's, and the delete's.
+      await t.b.core.deleteCollection.execute({ actor: t.alice.actor, id: made.id });
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0 });
+      await expectExact(t);
+    });
+  });
+}
+
+recordCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstanceLeases() }));
+
+describe.skipIf(!target)('on MongoDB', () => {
+  const databases = useFreshDatabases(target!);
+  recordCrashSuite('MongoDB', async () => {
+    const db = databases.fresh();
+    await ensureIndexes(db);
+    return {
+      ports: {
+        usage: new MongoUsageCounter(db),
+        files: new MongoFileRepository(db),
+        folders: new MongoFolderRepository(db),
+        pastes: new MongoPasteRepository(db),
+        shares: new MongoShareRepository(db),
+        collections: new MongoCollectionRepository(db),
+        tokens: new MongoTokenRepository(db),
+      },
+      leases: new MongoInstanceLeases(db),
+    };
+  });
+});
