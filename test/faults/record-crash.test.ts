@@ -3,6 +3,7 @@ import { createCore, type Core, type InstanceLeases, type Ports } from '../../sr
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import {
   ensureIndexes,
+  MongoCallers,
   MongoCollectionRepository,
   MongoFileRepository,
   MongoFolderRepository,
@@ -10,6 +11,7 @@ import {
   MongoPasteRepository,
   MongoShareRepository,
   MongoTokenRepository,
+  MongoUserRepository,
   MongoUsageCounter,
 } from '../../src/adapters/mongodb/index.js';
 import type { Actor } from '../../src/domain/index.js';
@@ -20,8 +22,8 @@ import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/m
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
 
-type Backed = Pick<Ports, 'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens'>;
-/** Where the records, the counters and the leases live; users and bytes stay in memory. */
+type Backed = Pick<Ports, 'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'callers' | 'users'>;
+/** Where the records, the counters and the leases live; bytes stay in memory. */
 type Backing = () => Promise<{ ports: Partial<Backed>; leases: InstanceLeases }>;
 
 /** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
@@ -367,6 +369,9 @@ describe.skipIf(!target)('on MongoDB', () => {
         shares: new MongoShareRepository(db),
         collections: new MongoCollectionRepository(db),
         tokens: new MongoTokenRepository(db),
+        // Sessions are found where they are stored, with their users.
+        callers: new MongoCallers(db),
+        users: new MongoUserRepository(db),
       },
       leases: new MongoInstanceLeases(db),
     };
