@@ -119,6 +119,36 @@ export function parseNext(link: string | null): string | null {
 
 const PAGE = '1000';
 
+// TEMPORARY until the passkeys branch's routes are merged and the OpenAPI types regenerated: the contract of issue 29.
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
+export interface PasskeyView { id: string; name: string; createdAt: string; lastUsedAt: string | null }
+async function raw<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    credentials: 'same-origin',
+    cache: 'no-store',
+    headers: { ...CSRF_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(() => {
+    throw new ApiError(0, 'offline', 'The server could not be reached. Check your connection and try again.');
+  });
+  const data: unknown = response.status === 204 ? undefined : await response.json().catch(() => ({}));
+  if (!response.ok) throw apiError(response.status, data as ErrorBody);
+  return data as T;
+}
+export const passkeyApi = {
+  passkeys: () => raw<PasskeyView[]>('GET', '/api/auth/passkeys'),
+  passkeyOptions: () => raw<PublicKeyCredentialCreationOptionsJSON>('POST', '/api/auth/passkeys/options'),
+  addPasskey: (name: string, response: RegistrationResponseJSON) => raw<PasskeyView>('POST', '/api/auth/passkeys', { name, response }),
+  renamePasskey: (id: string, name: string) => raw<PasskeyView>('PATCH', `/api/auth/passkeys/${encodeURIComponent(id)}`, { name }),
+  removePasskey: (id: string) => raw<void>('DELETE', `/api/auth/passkeys/${encodeURIComponent(id)}`),
+  signInOptions: () => raw<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/auth/passkey/options'),
+  signInWithPasskey: (response: AuthenticationResponseJSON) => raw<MeView>('POST', '/api/auth/session/passkey', { response }),
+  secondStepOptions: (mfaToken: string) => raw<PublicKeyCredentialRequestOptionsJSON>('POST', '/api/auth/login/mfa/options', { mfaToken }),
+  signInMfaPasskey: (mfaToken: string, passkey: AuthenticationResponseJSON) =>
+    raw<MeView>('POST', '/api/auth/session/mfa', { mfaToken, passkey }),
+};
+
 export const api = {
   /** Who this browser is signed in as (null when signed out: no error, so nothing in the console either). */
   session: () => unwrap(client.GET('/api/auth/session')),
