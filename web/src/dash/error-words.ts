@@ -140,13 +140,47 @@ function waitSentence(facts: ErrorFacts, situation: Situation | undefined): stri
   if (situation === 'mfa-code' || situation === 'mfa-change') {
     return `Too many wrong codes for this account. Try again in ${wait}.`;
   }
+  if (situation === 'passkey-sign-in' || situation === 'passkey-second-step') {
+    return `Too many passkeys that were not accepted. Try again in ${wait}.`;
+  }
   if (situation === 'sign-in' || situation === 'password-change') {
     return `Too many wrong passwords for this account. Signing in is paused for safety: try again in ${wait}.`;
   }
   return `Too many requests at once. Try again in ${wait}.`;
 }
 
+/** The refusals particular to passkeys (docs/API.md, "Passkeys"); null lets the general rules speak. */
+function passkeySentence(facts: ErrorFacts, situation: Situation): string | null {
+  const { code, message } = facts;
+  if (code === 'conflict' && /IP address/.test(message)) {
+    return 'Passkeys do not work at an IP address. Open Coffer at its name (the address it was set up with) and try again.';
+  }
+  if (code === 'conflict' && facts.limit === 'passkeys') {
+    return 'You have the most passkeys an account may have. Remove one you no longer use, then add the new one.';
+  }
+  if (code === 'conflict' && situation === 'passkey-change') return 'This passkey is registered already: it is in the list.';
+  if (code === 'bad_request' && facts.field === 'response' && situation === 'passkey-change') {
+    return 'Coffer did not accept this passkey: it was made for another address, or the prompt stayed open longer than 5 minutes. Open Coffer at its usual address and try again.';
+  }
+  if (code !== 'unauthorized') return null;
+  if (situation === 'passkey-second-step' && /expired|used/.test(message)) {
+    return 'This sign-in has expired. Start over with your username and password.';
+  }
+  if (/did not verify you/.test(message)) {
+    return 'Your device did not check that it is you (no fingerprint, face, PIN or screen lock), so this passkey cannot sign you in on its own. Sign in with your password, then use the passkey as the second step.';
+  }
+  if (situation === 'passkey-sign-in') {
+    return 'This passkey was not accepted: it may have been removed from your account. Try another passkey, or sign in with your password.';
+  }
+  if (situation === 'passkey-second-step') {
+    return 'This passkey was not accepted: use one that is registered to this account, and try again.';
+  }
+  return null;
+}
+
 export function errorSentence(facts: ErrorFacts, situation?: Situation): string {
+  const particular = situation?.startsWith('passkey-') ? passkeySentence(facts, situation) : null;
+  if (particular) return particular;
   switch (facts.code) {
     case 'offline':
       return 'The server could not be reached. Check your connection and try again.';

@@ -4,7 +4,8 @@ import { passkeyApi as api, type PasskeyView } from './api.js';
 import { createPasskey, passkeysAvailable } from './passkey-ceremony.js';
 import { ConfirmButton, ErrorNote, useAction } from './ui.js';
 
-const NAME_MAX = 100;
+/** As the server takes it (docs/API.md, "Passkeys"). */
+const NAME_MAX = 64;
 
 /** Renames in place: Enter saves, Escape (or Cancel) gives up; either way the focus returns to Rename. */
 function RenameForm({ passkey, onDone }: { passkey: PasskeyView; onDone: (name: string | null) => void }) {
@@ -149,8 +150,9 @@ export function PasskeysPanel({ onChanged }: { onChanged: () => Promise<void> })
         Passkeys
       </h3>
       <p>
-        A passkey signs you in with your fingerprint, face, PIN or a security key, without typing a password. After a
-        password, it also serves as the second step of two-factor sign-in.
+        A passkey signs you in with your fingerprint, face, PIN or a security key, without typing a password. Once you
+        have one, signing in with your password asks for a passkey too (or a code, if you also use an authenticator
+        app): add one on each device you use. If you lose them all, an admin can turn them off for you.
       </p>
       {passkeys?.length === 0 && <p class="muted">No passkeys yet.</p>}
       {passkeys && passkeys.length > 0 && (
