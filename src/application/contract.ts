@@ -1,5 +1,5 @@
 import type { Actor, LimitKind, Usage, UserType } from '../domain/index.js';
-import type { ByteRange } from './ports/index.js';
+import type { ByteRange, CeremonyOptions, CredentialJson, RelyingParty } from './ports/index.js';
 import type { ShareGrant } from './shares/share-grant.js';
 import type {
   AdminUserView,
@@ -10,6 +10,7 @@ import type {
   LoginOutcome,
   LoginResult,
   MeView,
+  PasskeyView,
   RecoveryCodesView,
   TotpSetupView,
   PasteView,
@@ -236,7 +237,33 @@ export interface Core {
    * The second step of a login: the mfaToken (5 minutes, once, its user's only) and a TOTP or recovery code. Wrong
    * codes are unauthorized and throttled per account; an unknown, expired or used token is unauthorized.
    */
-  loginMfa: UseCase<{ mfaToken: string; code: string; client?: ClientAddress }, LoginResult>;
+  loginMfa: UseCase<
+    { mfaToken: string; code?: string; passkey?: CredentialJson; rp?: RelyingParty; client?: ClientAddress },
+    LoginResult
+  >;
+  /**
+   * Options to answer an mfaToken with one of the user's passkeys (its challenge bound to that mfaToken); unauthorized
+   * for an unknown, expired or used token, conflict when the user has no passkey.
+   */
+  mfaPasskeyOptions: UseCase<{ mfaToken: string; rp: RelyingParty }, CeremonyOptions>;
+  /** Options for a sign-in without a password (any passkey of this site); throttled per client address. */
+  passkeyLoginOptions: UseCase<{ rp: RelyingParty; client?: ClientAddress }, CeremonyOptions>;
+  /**
+   * A sign-in with a passkey alone: the challenge (once), the credential, its owner's user handle, the signature and
+   * the counter, and user verification. Every refusal is unauthorized and throttled per client address.
+   */
+  loginPasskey: UseCase<{ response: CredentialJson; rp: RelyingParty; client?: ClientAddress }, LoginResult>;
+  // passkeys, from a session only
+  /** Options to register a passkey (conflict at the maximum). */
+  passkeyRegistrationOptions: UseCase<{ actor: Actor; rp: RelyingParty }, CeremonyOptions>;
+  /** Registers the passkey that answered those options; ends the other sessions. */
+  addPasskey: UseCase<
+    { actor: Actor; rp: RelyingParty; name?: string | undefined; response: CredentialJson },
+    PasskeyView
+  >;
+  listPasskeys: UseCase<{ actor: Actor }, PasskeyView[]>;
+  renamePasskey: UseCase<{ actor: Actor; id: string; name: string }, PasskeyView>;
+  removePasskey: UseCase<{ actor: Actor; id: string }, void>;
   // second factors, from a session only
   /** A new TOTP secret, pending until confirmed; conflict while TOTP is on. */
   startTotp: UseCase<{ actor: Actor }, TotpSetupView>;

@@ -13,6 +13,14 @@ import { NewRecoveryCodes } from './auth/mfa/new-recovery-codes.js';
 import { ResetUserMfa } from './auth/mfa/reset-user-mfa.js';
 import { StartTotp } from './auth/mfa/start-totp.js';
 import { TurnOffTotp } from './auth/mfa/turn-off-totp.js';
+import { AddPasskey } from './auth/passkeys/add-passkey.js';
+import { ListPasskeys } from './auth/passkeys/list-passkeys.js';
+import { LoginPasskey } from './auth/passkeys/login-passkey.js';
+import { MfaPasskeyOptions } from './auth/passkeys/mfa-passkey-options.js';
+import { PasskeyLoginOptions } from './auth/passkeys/passkey-login-options.js';
+import { PasskeyRegistrationOptions } from './auth/passkeys/passkey-registration-options.js';
+import { RemovePasskey } from './auth/passkeys/remove-passkey.js';
+import { RenamePasskey } from './auth/passkeys/rename-passkey.js';
 import { CreateApiToken } from './tokens/create-api-token.js';
 import { ListApiTokens } from './tokens/list-api-tokens.js';
 import { DeleteApiToken } from './tokens/delete-api-token.js';
@@ -78,6 +86,14 @@ export function createCore(p: Ports): Core {
     confirmTotp: new ConfirmTotp(p),
     turnOffTotp: new TurnOffTotp(p),
     newRecoveryCodes: new NewRecoveryCodes(p),
+    mfaPasskeyOptions: new MfaPasskeyOptions(p),
+    passkeyLoginOptions: new PasskeyLoginOptions(p),
+    loginPasskey: new LoginPasskey(p),
+    passkeyRegistrationOptions: new PasskeyRegistrationOptions(p),
+    addPasskey: new AddPasskey(p),
+    listPasskeys: new ListPasskeys(p),
+    renamePasskey: new RenamePasskey(p),
+    removePasskey: new RemovePasskey(p),
     resetUserMfa: new ResetUserMfa(p),    createApiToken: new CreateApiToken(p),
     listApiTokens: new ListApiTokens(p),
     deleteApiToken: new DeleteApiToken(p),

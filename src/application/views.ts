@@ -13,6 +13,7 @@ import type {
 } from '../domain/index.js';
 import { isByteKind, LIMIT_KINDS, type ByteKind, type LimitKind } from '../domain/index.js';
 import { isoTime } from './iso-time.js';
+import type { Passkey } from './ports/passkeys.js';
 import type { SecondFactorRecord } from './ports/second-factors.js';
 
 /** The response shapes of the API (docs/API.md): sizes as decimal strings, timestamps ISO 8601 UTC, absent refs null. */
@@ -104,7 +105,7 @@ export interface MeView {
 /** Which second factors a user has. */
 export interface MfaView {
   totp: boolean;
-  /** Registered passkeys (none until passkeys exist). */
+  /** Registered passkeys. */
   passkeys: number;
   recoveryCodesLeft: number;
 }
@@ -128,6 +129,15 @@ export interface TotpSetupView {
 
 export interface RecoveryCodesView {
   recoveryCodes: string[];
+}
+
+/** A registered passkey, as its owner sees it: nothing of its key. */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: string;
+  /** The last sign-in with it; null until one. */
+  lastUsedAt: string | null;
 }
 
 export interface Counter<T> {
@@ -248,7 +258,20 @@ export function adminUserView(user: User, usage: Usage, limits: Limits, mfa: Mfa
 /** What a second-factor record (or none) comes to. */
 export function mfaView(record: SecondFactorRecord | null): MfaView {
   const totp = record?.totpSecret != null;
-  return { totp, passkeys: 0, recoveryCodesLeft: totp ? record!.recoveryCodeHashes.length : 0 };
+  return {
+    totp,
+    passkeys: record?.passkeyCount ?? 0,
+    recoveryCodesLeft: totp ? record!.recoveryCodeHashes.length : 0,
+  };
+}
+
+export function passkeyView(passkey: Passkey): PasskeyView {
+  return {
+    id: passkey.id,
+    name: passkey.name,
+    createdAt: iso(passkey.createdAt),
+    lastUsedAt: passkey.lastUsedAt === null ? null : iso(passkey.lastUsedAt),
+  };
 }
 
 export function tokenView(token: Token): TokenView {

@@ -22,6 +22,9 @@ import {
   SecondFactorRepository,
   MfaChallengeRepository,
   OneTimeCodes,
+  PasskeyRepository,
+  WebAuthn,
+  WebAuthnChallengeRepository,
   Callers,
   TokenSecrets,
   UploadSessionRepository,
@@ -34,6 +37,7 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { CryptoIdGenerator } from '../adapters/crypto/crypto-id-generator.js';
 import { CryptoTokenSecrets } from '../adapters/crypto/crypto-token-secrets.js';
 import { OtplibCodes } from '../adapters/otp/otplib-codes.js';
+import { SimpleWebAuthn } from '../adapters/webauthn/simple-webauthn.js';
 import { FsBlobStore, FsBlobStoreOptions } from '../adapters/fs-blob-store/fs-blob-store.js';
 import { HttpApp } from '../adapters/http/http-app.js';
 import { HttpOptions, type HttpLogger } from '../adapters/http/http-options.js';
@@ -48,6 +52,8 @@ import {
   MemoryTokenRepository,
   MemorySecondFactorRepository,
   MemoryMfaChallengeRepository,
+  MemoryPasskeyRepository,
+  MemoryWebAuthnChallengeRepository,
   MemoryUploadSessionRepository,
   MemoryCallers,
   MemoryUsageCounter,
@@ -66,6 +72,8 @@ import {
   MongoTokenRepository,
   MongoSecondFactorRepository,
   MongoMfaChallengeRepository,
+  MongoPasskeyRepository,
+  MongoWebAuthnChallengeRepository,
   MongoUploadSessionRepository,
   MongoCallers,
   MongoUsageCounter,
@@ -136,6 +144,9 @@ const PORT_TOKENS = {
   secondFactors: SecondFactorRepository,
   mfaChallenges: MfaChallengeRepository,
   codes: OneTimeCodes,
+  passkeys: PasskeyRepository,
+  webauthnChallenges: WebAuthnChallengeRepository,
+  webauthn: WebAuthn,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -155,6 +166,8 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   Throttle,
   SecondFactorRepository,
   MfaChallengeRepository,
+  PasskeyRepository,
+  WebAuthnChallengeRepository,
   BlobStore,
 ];
 
@@ -175,6 +188,8 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(Throttle).to(MemoryThrottle).inSingletonScope();
   container.bind(SecondFactorRepository).to(MemorySecondFactorRepository).inSingletonScope();
   container.bind(MfaChallengeRepository).to(MemoryMfaChallengeRepository).inSingletonScope();
+  container.bind(PasskeyRepository).to(MemoryPasskeyRepository).inSingletonScope();
+  container.bind(WebAuthnChallengeRepository).to(MemoryWebAuthnChallengeRepository).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -206,6 +221,8 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<InstanceLeases>(container, InstanceLeases, MongoInstanceLeases);
   bindGuarded<SecondFactorRepository>(container, SecondFactorRepository, MongoSecondFactorRepository);
   bindGuarded<MfaChallengeRepository>(container, MfaChallengeRepository, MongoMfaChallengeRepository);
+  bindGuarded<PasskeyRepository>(container, PasskeyRepository, MongoPasskeyRepository);
+  bindGuarded<WebAuthnChallengeRepository>(container, WebAuthnChallengeRepository, MongoWebAuthnChallengeRepository);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -264,6 +281,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   else container.bind(IdGenerator).to(CryptoIdGenerator).inSingletonScope();
   container.bind(TokenSecrets).to(CryptoTokenSecrets).inSingletonScope();
   container.bind(OneTimeCodes).to(OtplibCodes).inSingletonScope();
+  container.bind(WebAuthn).to(SimpleWebAuthn).inSingletonScope();
   container.bind(Argon2Options).toConstantValue(options.argon2 ?? OWASP_ARGON2);
   container.bind(PasswordHasher).to(Argon2Hasher).inSingletonScope();
 

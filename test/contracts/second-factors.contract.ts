@@ -26,6 +26,7 @@ export function secondFactorRepositoryContract(name: string, make: () => Promise
         pendingTotpSecret: 'S1',
         lastTotpStep: null,
         recoveryCodeHashes: [],
+        passkeyCount: 0,
         updatedAt: at(1),
       });
       expect(await factors.startTotp('u1', 'S2', at(1))).toBe(true);
@@ -38,6 +39,7 @@ export function secondFactorRepositoryContract(name: string, make: () => Promise
         pendingTotpSecret: null,
         lastTotpStep: 100,
         recoveryCodeHashes: ['h1', 'h2'],
+        passkeyCount: 0,
         updatedAt: at(2),
       });
       // On: neither a new setup nor a second confirmation writes anything.

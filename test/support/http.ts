@@ -1,4 +1,5 @@
 import type { RequestListener, Server } from 'node:http';
+import type { Container } from 'inversify';
 import type { AddressInfo } from 'node:net';
 import { HttpApp } from '../../src/adapters/http/http-app.js';
 import type { HttpLogger } from '../../src/adapters/http/http-options.js';
@@ -37,6 +38,8 @@ export interface UploadOptions {
 
 export interface HttpTest {
   url: string;
+  /** The graph the app was built from (another makeHttp may share its memory database through `memoryOf`). */
+  container: Container;
   core: Core;
   ports: Ports;
   clock: TestClock;
@@ -84,11 +87,15 @@ export async function makeHttp(
     webDir?: string | null;
     /** Hold every answer to the OpenAPI document (default true); off only for a test that fakes a broken answer. */
     checkAnswers?: boolean;
+    /** A second instance: the records of this other app's memory database (as two instances share one MongoDB). */
+    memoryOf?: Container;
+    /** The clock to share with another instance; a fresh one by default. */
+    clock?: TestClock;
   } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
   const logger = options.logger ?? silentLogger;
-  const clock = new TestClock();
+  const clock = options.clock ?? new TestClock();
   // Listening before the app exists, so that PUBLIC_URL may name the port; no request comes before it is built.
   let app: RequestListener | null = null;
   const server: Server = createHttpServer((req, res) => app?.(req, res), options.serverLimits);
@@ -102,6 +109,7 @@ export async function makeHttp(
     ...testBuildOptions(options, clock),
     httpLogger: logger,
     webDir: options.webDir,
+    memoryOf: options.memoryOf,
     wrapPorts: (raw) => {
       const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;
       scan = new SecretScan(wrapped);
@@ -150,6 +158,7 @@ export async function makeHttp(
 
   return {
     url,
+    container,
     core,
     ports,
     clock,

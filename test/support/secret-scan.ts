@@ -15,7 +15,7 @@ export interface Exchange {
 const MIN_SECRET_LENGTH = 8;
 
 /** The only answers that may carry a token: the one moment its secret is handed out. */
-const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/login\/mfa|auth\/register|auth\/session|auth\/session\/mfa|token|token\/sharex)$/;
+const ISSUES_TOKENS = /^POST \/api\/(auth\/login|auth\/login\/mfa|auth\/passkey\/login|auth\/register|auth\/session|auth\/session\/mfa|auth\/session\/passkey|token|token\/sharex)$/;
 /** The browser session's cookie, as a request sends it or a response sets it. */
 const SESSION_COOKIE = /(?:^|[;,\s])(?:__Host-)?coffer_session=([A-Za-z0-9_-]+)/g;
 

@@ -176,5 +176,35 @@ export function limitChanges(limits: Partial<Record<string, number | null>>): Li
 // Second factors (routes/mfa.ts). A code is a TOTP code (six digits) or a recovery code (`xxxxx-xxxxx`).
 const code = z.string().max(64);
 export const mfaCodeBody = z.strictObject({ code });
-export const mfaLoginBody = z.strictObject({ mfaToken: z.string().max(256), code });
+const mfaToken = z.string().max(256);
+
+/**
+ * A WebAuthn credential as the browser hands it over (PublicKeyCredential#toJSON, @simplewebauthn/browser's
+ * startRegistration and startAuthentication): the fields Coffer reads are named; browsers add others as WebAuthn
+ * grows, so the rest passes (the checks themselves are WebAuthn's, in the core).
+ */
+export const webauthnCredential = z
+  .looseObject({
+    id: z.string().max(1400),
+    rawId: z.string().max(1400),
+    type: z.literal('public-key'),
+    response: z.looseObject({ clientDataJSON: z.string() }),
+    clientExtensionResults: z.looseObject({}).optional(),
+    authenticatorAttachment: z.string().optional(),
+  })
+  .meta({ description: 'The credential as PublicKeyCredential#toJSON() (or @simplewebauthn/browser) gives it' });
+
+/** The second step of a sign-in: a code (TOTP or recovery), or a passkey's answer to the step's options. */
+export const mfaLoginBody = z
+  .strictObject({ mfaToken, code: code.optional(), passkey: webauthnCredential.optional() })
+  .refine((body) => (body.code === undefined) !== (body.passkey === undefined), {
+    message: 'Answer with either code or passkey',
+    path: ['code'],
+  });
+export const mfaOptionsBody = z.strictObject({ mfaToken });
+
+// Passkeys (routes/passkeys.ts).
+export const passkeyCreateBody = z.strictObject({ name: z.string().max(1024).optional(), response: webauthnCredential });
+export const passkeyRenameBody = z.strictObject({ name: z.string().max(1024) });
+export const passkeyLoginBody = z.strictObject({ response: webauthnCredential });
 export const totpOffBody = z.strictObject({ password: z.string(), code });

@@ -1,4 +1,6 @@
 import { MemorySecondFactorRepository } from './memory-second-factor-repository.js';
+import { MemoryPasskeyRepository } from './memory-passkey-repository.js';
+import { MemoryWebAuthnChallengeRepository } from './memory-webauthn-challenge-repository.js';
 import { MemoryMfaChallengeRepository } from './memory-mfa-challenge-repository.js';
 import { MemoryCallers } from './memory-callers.js';
 import { MemoryCollectionRepository } from './memory-collection-repository.js';
@@ -15,6 +17,8 @@ import { MemoryUserRepository } from './memory-user-repository.js';
 
 export {
   MemorySecondFactorRepository,
+  MemoryPasskeyRepository,
+  MemoryWebAuthnChallengeRepository,
   MemoryMfaChallengeRepository,
   MemoryCallers,
   MemoryCollectionRepository,

@@ -29,6 +29,7 @@ export class MemorySecondFactorRepository implements SecondFactorRepository {
         pendingTotpSecret: secret,
         lastTotpStep: null,
         recoveryCodeHashes: [],
+        passkeyCount: 0,
         updatedAt: new Date(updatedAt),
       });
     }
@@ -77,6 +78,35 @@ export class MemorySecondFactorRepository implements SecondFactorRepository {
     row.pendingTotpSecret = null;
     row.lastTotpStep = null;
     row.recoveryCodeHashes = [];
+    row.updatedAt = new Date(updatedAt);
+    return true;
+  }
+
+  async addPasskeySlot(userId: string, max: number, updatedAt: Date): Promise<boolean> {
+    const row = this.rows.get(userId);
+    if (row && row.passkeyCount >= max) return false;
+    if (!row && max < 1) return false;
+    if (row) {
+      row.passkeyCount += 1;
+      row.updatedAt = new Date(updatedAt);
+    } else {
+      this.rows.set(userId, {
+        userId,
+        totpSecret: null,
+        pendingTotpSecret: null,
+        lastTotpStep: null,
+        recoveryCodeHashes: [],
+        passkeyCount: 1,
+        updatedAt: new Date(updatedAt),
+      });
+    }
+    return true;
+  }
+
+  async releasePasskeySlot(userId: string, updatedAt: Date): Promise<boolean> {
+    const row = this.rows.get(userId);
+    if (!row || row.passkeyCount <= 0) return false;
+    row.passkeyCount -= 1;
     row.updatedAt = new Date(updatedAt);
     return true;
   }

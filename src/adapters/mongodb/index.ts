@@ -1,4 +1,6 @@
 import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js';
+import { MongoPasskeyRepository } from './mongo-passkey-repository.js';
+import { MongoWebAuthnChallengeRepository } from './mongo-webauthn-challenge-repository.js';
 import { MongoMfaChallengeRepository } from './mongo-mfa-challenge-repository.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoCallers } from './mongo-callers.js';
@@ -27,6 +29,8 @@ export {
   GridFsBlobStore,
   MongoMfaChallengeRepository,
   MongoSecondFactorRepository,
+  MongoPasskeyRepository,
+  MongoWebAuthnChallengeRepository,
   MongoCallers,
   MongoCollectionRepository,
   MongoFileRepository,

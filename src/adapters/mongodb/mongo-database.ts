@@ -25,6 +25,10 @@ export const COLLECTIONS = {
   secondFactors: 'second_factors',
   /** Sign-ins waiting for their second factor (mfaToken digests), 5 minutes each. */
   mfaChallenges: 'mfa_challenges',
+  /** Registered passkeys (WebAuthn credentials); how many each user has is counted on their second_factors record. */
+  passkeys: 'passkeys',
+  /** WebAuthn challenges handed out with options, 5 minutes each, taken once. */
+  webauthnChallenges: 'webauthn_challenges',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -92,6 +96,11 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'session_ttl' },
   ],
   [COLLECTIONS.mfaChallenges]: [{ key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'challenge_ttl' }],
+  [COLLECTIONS.webauthnChallenges]: [{ key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'challenge_ttl' }],
+  [COLLECTIONS.passkeys]: [
+    { key: { credentialId: 1 }, unique: true, name: 'credential_unique' },
+    { key: { userId: 1, createdAt: 1, _id: 1 }, name: 'user_created' },
+  ],
   [COLLECTIONS.files]: [
     { key: { ownerId: 1, folderId: 1, nameLower: 1, _id: 1 }, name: 'owner_folder_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },

@@ -14,6 +14,8 @@ interface SecondFactorDoc {
   pendingTotpSecret: string | null;
   lastTotpStep: number | null;
   recoveryCodeHashes: string[];
+  /** Absent on records written before passkeys: none. */
+  passkeyCount?: number;
   updatedAt: Date;
 }
 
@@ -24,6 +26,7 @@ function toRecord(doc: SecondFactorDoc): SecondFactorRecord {
     pendingTotpSecret: doc.pendingTotpSecret ?? null,
     lastTotpStep: doc.lastTotpStep ?? null,
     recoveryCodeHashes: [...(doc.recoveryCodeHashes ?? [])],
+    passkeyCount: doc.passkeyCount ?? 0,
     updatedAt: new Date(doc.updatedAt),
   };
 }
@@ -49,7 +52,7 @@ export class MongoSecondFactorRepository implements SecondFactorRepository {
         { _id: userId, totpSecret: null },
         {
           $set: { pendingTotpSecret: secret, updatedAt: new Date(updatedAt) },
-          $setOnInsert: { lastTotpStep: null, recoveryCodeHashes: [] },
+          $setOnInsert: { lastTotpStep: null, recoveryCodeHashes: [], passkeyCount: 0 },
         },
         { upsert: true },
       );
@@ -112,6 +115,34 @@ export class MongoSecondFactorRepository implements SecondFactorRepository {
           updatedAt: new Date(updatedAt),
         },
       },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async addPasskeySlot(userId: string, max: number, updatedAt: Date): Promise<boolean> {
+    if (max < 1) return false;
+    try {
+      // As startTotp: at the maximum the filter misses, and the upsert collides with the record's _id (11000).
+      await this.docs.updateOne(
+        { _id: userId, $or: [{ passkeyCount: { $lt: max } }, { passkeyCount: { $exists: false } }] },
+        {
+          $inc: { passkeyCount: 1 },
+          $set: { updatedAt: new Date(updatedAt) },
+          $setOnInsert: { totpSecret: null, pendingTotpSecret: null, lastTotpStep: null, recoveryCodeHashes: [] },
+        },
+        { upsert: true },
+      );
+      return true;
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
+    }
+  }
+
+  async releasePasskeySlot(userId: string, updatedAt: Date): Promise<boolean> {
+    const result = await this.docs.updateOne(
+      { _id: userId, passkeyCount: { $gt: 0 } },
+      { $inc: { passkeyCount: -1 }, $set: { updatedAt: new Date(updatedAt) } },
     );
     return result.modifiedCount === 1;
   }

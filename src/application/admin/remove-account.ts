@@ -2,7 +2,7 @@ import type { HeldAmounts, Ports } from '../ports/index.js';
 
 export type AccountDeps = Pick<
   Ports,
-  'users' | 'tokens' | 'secondFactors' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs'
+  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs'
 >;
 
 /**
@@ -15,6 +15,7 @@ export type AccountDeps = Pick<
  */
 export async function removeAccount(p: AccountDeps, userId: string): Promise<Awaited<ReturnType<Ports['users']['delete']>>> {
   await p.tokens.deleteByUser(userId);
+  await p.passkeys.deleteByUser(userId);
   await p.secondFactors.deleteByUser(userId);
   for (const share of await p.shares.listByOwner(userId)) await p.shares.delete(share.id);
   for (const collection of await p.collections.listByOwner(userId)) await p.collections.delete(collection.id);

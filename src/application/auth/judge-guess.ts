@@ -60,3 +60,40 @@ async function sprayWait(throttle: Throttle, keys: GuessKeys, pair: Tally): Prom
   const spraying = await throttle.lockedFor([keys.spray]);
   return spraying > 0 ? Math.min(spraying, pair.resetIn) : 0;
 }
+
+/**
+ * An attempt counted on one key (no account named, so no pair): counted before it is judged, taken back when it
+ * succeeds or cannot be judged, refused with rate_limited past the key's limit. Without a key it is only judged.
+ */
+export async function judgeAttempt<T>(
+  throttle: Throttle,
+  key: ThrottleKey | null,
+  judge: () => Promise<T | null>,
+): Promise<T | null> {
+  if (key === null) return judge();
+  const tally = await throttle.tally(key);
+  const wait = over(tally, key);
+  if (wait > 0) {
+    await throttle.uncount([key]);
+    throw rateLimited(wait);
+  }
+  let right: T | null;
+  try {
+    right = await judge();
+  } catch (err) {
+    await throttle.uncount([key]);
+    throw err;
+  }
+  if (right !== null) await throttle.uncount([key]);
+  return right;
+}
+
+/** Counts one use of `key` (nothing to judge); rate_limited, taking it back, past the key's limit. */
+export async function countUse(throttle: Throttle, key: ThrottleKey | null): Promise<void> {
+  if (key === null) return;
+  const tally = await throttle.tally(key);
+  const wait = over(tally, key);
+  if (wait === 0) return;
+  await throttle.uncount([key]);
+  throw rateLimited(wait);
+}

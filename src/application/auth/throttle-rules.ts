@@ -23,6 +23,14 @@ export const GUESSES_PER_TARGET_WHILE_SPRAYING = 3;
  */
 export const CODE_GUESSES_PER_ACCOUNT_AND_ADDRESS = 5;
 export const CODE_GUESSES_PER_ACCOUNT_PER_HOUR = 10;
+/**
+ * Failed sign-ins with a passkey alone (no account named) from one address in a guess window. Nothing there can be
+ * guessed (a signature is needed); the bound keeps an address from making the server verify answers without end.
+ */
+export const PASSKEY_LOGIN_FAILURES_PER_ADDRESS = 20;
+/** Options for a sign-in with a passkey alone that one address may ask for in one window: each is a stored challenge. */
+export const PASSKEY_OPTIONS_PER_ADDRESS = 100;
+export const PASSKEY_OPTIONS_WINDOW_MS = 10 * MINUTE_MS;
 /** Share ids one address may look up in vain (404) in one window; past it, its unknown ids answer 429. */
 export const UNKNOWN_SHARE_LOOKUPS = 20;
 export const UNKNOWN_SHARE_WINDOW_MS = 10 * MINUTE_MS;
@@ -46,6 +54,8 @@ export const RULES = Object.freeze({
   codeAccount: rule('mfa-code-account', CODE_GUESSES_PER_ACCOUNT_PER_HOUR, TARGET_WINDOW_MS),
   codeSpray: rule('mfa-code-address-accounts', SPRAYED_TARGETS, GUESS_WINDOW_MS),
   unknownShare: rule('share-unknown-id', UNKNOWN_SHARE_LOOKUPS, UNKNOWN_SHARE_WINDOW_MS),
+  passkeyLogin: rule('passkey-login-address', PASSKEY_LOGIN_FAILURES_PER_ADDRESS, GUESS_WINDOW_MS),
+  passkeyOptions: rule('passkey-options-address', PASSKEY_OPTIONS_PER_ADDRESS, PASSKEY_OPTIONS_WINDOW_MS),
 });
 
 /**
@@ -88,4 +98,14 @@ export function sharePasswordKeys(shareId: string, client?: string): GuessKeys {
 /** Null without a client address: there is nobody to slow down. */
 export function unknownShareKey(client?: string): ThrottleKey | null {
   return client === undefined ? null : { rule: RULES.unknownShare, id: client };
+}
+
+/** Failed passkey sign-ins of one address; null without one. */
+export function passkeyLoginKey(client?: string): ThrottleKey | null {
+  return client === undefined ? null : { rule: RULES.passkeyLogin, id: client };
+}
+
+/** Options for passkey sign-ins handed to one address; null without one. */
+export function passkeyOptionsKey(client?: string): ThrottleKey | null {
+  return client === undefined ? null : { rule: RULES.passkeyOptions, id: client };
 }

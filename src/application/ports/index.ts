@@ -9,6 +9,7 @@ import type { Instance } from './instance.js';
 import type { MfaChallengeRepository } from './mfa-challenges.js';
 import type { OneTimeCodes } from './one-time-codes.js';
 import type { PasswordHasher } from './password-hasher.js';
+import type { PasskeyRepository } from './passkeys.js';
 import type { PasteRepository } from './paste-repository.js';
 import type { SecondFactorRepository } from './second-factors.js';
 import type { CoreSettings } from './settings.js';
@@ -20,6 +21,8 @@ import type { UploadSessionRepository } from './upload-session-repository.js';
 import type { UsageCounter } from './usage-counter.js';
 import type { UsageReports } from './usage-reports.js';
 import type { UserRepository } from './user-repository.js';
+import type { WebAuthn } from './webauthn.js';
+import type { WebAuthnChallengeRepository } from './webauthn-challenges.js';
 
 export * from './blob-store.js';
 export * from './callers.js';
@@ -34,6 +37,7 @@ export * from './mfa-challenges.js';
 export * from './one-time-codes.js';
 export * from './page-keys.js';
 export * from './password-hasher.js';
+export * from './passkeys.js';
 export * from './paste-repository.js';
 export * from './second-factors.js';
 export * from './settings.js';
@@ -45,6 +49,8 @@ export * from './upload-session-repository.js';
 export * from './usage-counter.js';
 export * from './usage-reports.js';
 export * from './user-repository.js';
+export * from './webauthn.js';
+export * from './webauthn-challenges.js';
 
 /** Everything the core needs from the world; use cases take the part they use. */
 export const Ports = Symbol('Ports');
@@ -71,4 +77,7 @@ export interface Ports {
   secondFactors: SecondFactorRepository;
   mfaChallenges: MfaChallengeRepository;
   codes: OneTimeCodes;
+  passkeys: PasskeyRepository;
+  webauthnChallenges: WebAuthnChallengeRepository;
+  webauthn: WebAuthn;
 }

@@ -12,6 +12,8 @@ export interface SecondFactorRecord {
   lastTotpStep: number | null;
   /** Digests of the unused recovery codes (TokenSecrets.hash of `userId:code`). */
   recoveryCodeHashes: string[];
+  /** How many passkeys the user has (PasskeyRepository holds them): counted here so a sign-in reads one record. */
+  passkeyCount: number;
   updatedAt: Date;
 }
 
@@ -47,6 +49,13 @@ export interface SecondFactorRepository {
   replaceRecoveryCodes(userId: string, secret: string, hashes: string[], updatedAt: Date): Promise<boolean>;
   /** Turns TOTP off and drops the recovery codes, only while TOTP is on with `secret`; false otherwise. */
   turnOffTotp(userId: string, secret: string, updatedAt: Date): Promise<boolean>;
+  /**
+   * Counts one more passkey, creating the record if need be, only while the user has fewer than `max`: one
+   * conditional write, so racing registrations never pass the maximum. False, writing nothing, at the maximum.
+   */
+  addPasskeySlot(userId: string, max: number, updatedAt: Date): Promise<boolean>;
+  /** Counts one passkey less, never below zero; false when there was none counted. */
+  releasePasskeySlot(userId: string, updatedAt: Date): Promise<boolean>;
   /** Removes every second factor of the user (an admin's reset, a deleted account); false when there was none. */
   deleteByUser(userId: string): Promise<boolean>;
 }

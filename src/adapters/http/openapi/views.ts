@@ -181,6 +181,72 @@ export const RecoveryCodes = z
   .object({ recoveryCodes: z.array(z.string()).length(10) })
   .register(components, { id: 'RecoveryCodes', description: 'Shown only in this answer; each works once' });
 
+export const Passkey = z
+  .object({
+    id: z.string(),
+    name: z.string().describe('1 to 64 characters'),
+    createdAt: time,
+    lastUsedAt: time.nullable().describe('The last sign-in with it; null until one'),
+  })
+  .register(components, { id: 'Passkey', description: 'A registered passkey (nothing of its key)' });
+
+const credentialDescriptor = z.looseObject({
+  id: z.string().describe('The credential id, base64url'),
+  type: z.literal('public-key'),
+  transports: z.array(z.string()).optional(),
+});
+
+export const PasskeyCreationOptions = z
+  .looseObject({
+    challenge: z.string().describe('base64url; answerable once, for 5 minutes'),
+    rp: z.looseObject({ id: z.string(), name: z.string() }),
+    user: z.looseObject({
+      id: z.string().describe("The user handle, base64url: the user's id, never the name"),
+      name: z.string(),
+      displayName: z.string(),
+    }),
+    pubKeyCredParams: z.array(z.looseObject({ alg: z.int(), type: z.literal('public-key') })),
+    timeout: z.int().optional(),
+    excludeCredentials: z.array(credentialDescriptor).optional(),
+    authenticatorSelection: z
+      .looseObject({
+        residentKey: z.string().optional(),
+        requireResidentKey: z.boolean().optional(),
+        userVerification: z.string().optional(),
+        authenticatorAttachment: z.string().optional(),
+      })
+      .optional(),
+    attestation: z.string().optional(),
+    hints: z.array(z.string()).optional(),
+    extensions: z.looseObject({}).optional(),
+  })
+  .register(components, {
+    id: 'PasskeyCreationOptions',
+    description:
+      "WebAuthn's PublicKeyCredentialCreationOptionsJSON: hand it to navigator.credentials.create " +
+      "(PublicKeyCredential.parseCreationOptionsFromJSON) or @simplewebauthn/browser's startRegistration",
+  });
+
+export const PasskeyRequestOptions = z
+  .looseObject({
+    challenge: z.string().describe('base64url; answerable once, for 5 minutes'),
+    rpId: z.string().optional(),
+    allowCredentials: z
+      .array(credentialDescriptor)
+      .optional()
+      .describe("The user's passkeys (the second step); absent for a sign-in without a password"),
+    timeout: z.int().optional(),
+    userVerification: z.string().optional(),
+    hints: z.array(z.string()).optional(),
+    extensions: z.looseObject({}).optional(),
+  })
+  .register(components, {
+    id: 'PasskeyRequestOptions',
+    description:
+      "WebAuthn's PublicKeyCredentialRequestOptionsJSON: hand it to navigator.credentials.get " +
+      "(PublicKeyCredential.parseRequestOptionsFromJSON) or @simplewebauthn/browser's startAuthentication",
+  });
+
 export const Me = z
   .object({
     id: z.string(),

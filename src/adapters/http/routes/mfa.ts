@@ -1,7 +1,9 @@
+import type { Context } from 'koa';
 import QRCode from 'qrcode';
 import { none, one, owned } from '../openapi/operation.js';
 import { actorOf } from '../session/auth.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
+import { relyingParty } from '../server/relying-party.js';
 import { setSessionCookie } from '../session/session-cookie.js';
 import { mfaCodeBody, mfaLoginBody, parse, parseId, totpOffBody } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
@@ -55,23 +57,28 @@ export function mfaRoutes(routes: RouteTable, { core, auth, options }: RouteDeps
     },
   );
 
+  // A passkey's answer is checked against the relying party of this request; a code needs none.
+  const mfaAnswer = (ctx: Context) => {
+    const input = parse(mfaLoginBody, ctx.request.body);
+    const rp = input.passkey === undefined ? undefined : relyingParty(ctx, options.publicUrl);
+    return core.loginMfa.execute({ ...input, rp, client: auth.client(ctx) });
+  };
+
   routes.add(
-    { method: 'post', path: '/api/auth/login/mfa', tag: 'auth', summary: 'Finish a login with its mfaToken and a TOTP or recovery code: a session token', access: 'public', json: mfaLoginBody, ok: one('LoginResult'), errors: [400, 401, 413, 429] },
+    { method: 'post', path: '/api/auth/login/mfa', tag: 'auth', summary: 'Finish a login with its mfaToken and a TOTP or recovery code, or a passkey: a session token', access: 'public', json: mfaLoginBody, ok: one('LoginResult'), errors: [400, 401, 409, 413, 429] },
     body,
     async (ctx) => {
-      const input = parse(mfaLoginBody, ctx.request.body);
-      ctx.body = await core.loginMfa.execute({ ...input, client: auth.client(ctx) });
+      ctx.body = await mfaAnswer(ctx);
     },
   );
 
   // The browser's second step: as POST /api/auth/session, the session goes into the HttpOnly cookie only.
   routes.add(
-    { method: 'post', path: '/api/auth/session/mfa', tag: 'auth', summary: 'Finish a browser sign-in with its mfaToken and a code: the session goes into the HttpOnly cookie', access: 'public', json: mfaLoginBody, ok: one('Me'), errors: [400, 401, 403, 413, 429] },
+    { method: 'post', path: '/api/auth/session/mfa', tag: 'auth', summary: 'Finish a browser sign-in with its mfaToken and a code or a passkey: the session goes into the HttpOnly cookie', access: 'public', json: mfaLoginBody, ok: one('Me'), errors: [400, 401, 403, 409, 413, 429] },
     body,
     async (ctx) => {
       auth.assertOwnPage(ctx);
-      const input = parse(mfaLoginBody, ctx.request.body);
-      const { token } = await core.loginMfa.execute({ ...input, client: auth.client(ctx) });
+      const { token } = await mfaAnswer(ctx);
       setSessionCookie(ctx, token, auth.secure(ctx), options.sessionCookieMaxAge ?? null);
       ctx.body = await core.getMe.execute({ actor: await core.authenticate.execute({ token }) });
     },

@@ -23,8 +23,13 @@ export function newRecoveryCodes(p: Pick<Ports, 'codes' | 'secrets'>, userId: st
 
 /** The methods a user with this record may answer a sign-in with. */
 export function methodsOf(record: SecondFactorRecord | null): MfaMethod[] {
-  if (record?.totpSecret == null) return [];
-  return record.recoveryCodeHashes.length > 0 ? ['totp', 'recovery'] : ['totp'];
+  const methods: MfaMethod[] = [];
+  if (record?.totpSecret != null) {
+    methods.push('totp');
+    if (record.recoveryCodeHashes.length > 0) methods.push('recovery');
+  }
+  if ((record?.passkeyCount ?? 0) > 0) methods.push('passkey');
+  return methods;
 }
 
 /**
