@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDate } from '../common/format.js';
-import { passkeyApi as api, type PasskeyView } from './api.js';
+import { api, type PasskeyView } from './api.js';
 import { createPasskey, passkeysAvailable } from './passkey-ceremony.js';
 import { ConfirmButton, ErrorNote, useAction } from './ui.js';
 
@@ -21,12 +21,14 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyView; onDone: (name: 
         onInput={(e) => setName(e.currentTarget.value)}
         onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), onDone(null))}
       />
-      <button type="submit" class="primary">
-        Save
-      </button>
-      <button type="button" onClick={() => onDone(null)}>
-        Cancel
-      </button>
+      <span class="row">
+        <button type="submit" class="primary">
+          Save
+        </button>
+        <button type="button" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </span>
     </form>
   );
 }

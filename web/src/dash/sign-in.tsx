@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, passkeyApi, type MeView } from './api.js';
+import { api, type MeView } from './api.js';
 import type { Situation } from './error-words.js';
 import { passkeysAvailable, answerWithPasskey } from './passkey-ceremony.js';
 import { ErrorNote, useAction } from './ui.js';
@@ -27,8 +27,8 @@ function SecondStepForm({ step, onSignedIn, onStartOver }: { step: SecondStep; o
   const withPasskey = () => {
     setSituation('passkey-second-step');
     void run(async () => {
-      const response = await answerWithPasskey(await passkeyApi.secondStepOptions(step.mfaToken), 'second-step');
-      onSignedIn(await passkeyApi.signInMfaPasskey(step.mfaToken, response));
+      const response = await answerWithPasskey(await api.secondStepOptions(step.mfaToken), 'second-step');
+      onSignedIn(await api.signInMfaPasskey(step.mfaToken, response));
     });
   };
 
@@ -36,6 +36,7 @@ function SecondStepForm({ step, onSignedIn, onStartOver }: { step: SecondStep; o
     <main id="main" class="page narrow">
       <form class="card stack" onSubmit={submitCode} aria-labelledby="mfa-title">
         <h1 id="mfa-title">Two-factor sign-in</h1>
+        {!byCode && canPasskey && <p>Your password was right. To finish signing in, use one of your passkeys.</p>}
         {byCode && (
           <label>
             Code from your authenticator app, or a recovery code
@@ -94,10 +95,13 @@ export function SignIn({ registration, onSignedIn }: { registration: boolean; on
   const withPasskey = () => {
     setSituation('passkey-sign-in');
     void run(async () => {
-      const response = await answerWithPasskey(await passkeyApi.signInOptions(), 'sign-in');
-      onSignedIn(await passkeyApi.signInWithPasskey(response));
+      const response = await answerWithPasskey(await api.passkeySignInOptions(), 'sign-in');
+      onSignedIn(await api.signInWithPasskey(response));
     });
   };
+
+  // A passkey's failure is said under its button, a password's under the password.
+  const byPasskey = situation === 'passkey-sign-in';
 
   if (step !== null) return <SecondStepForm step={step} onSignedIn={onSignedIn} onStartOver={() => setStep(null)} />;
 
@@ -126,7 +130,7 @@ export function SignIn({ registration, onSignedIn }: { registration: boolean; on
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </label>
-        <ErrorNote error={error} situation={situation} />
+        {!byPasskey && <ErrorNote error={error} situation={situation} />}
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             {register ? 'Create account' : 'Sign in'}
@@ -145,6 +149,7 @@ export function SignIn({ registration, onSignedIn }: { registration: boolean; on
             <button type="button" disabled={busy} onClick={withPasskey}>
               Sign in with a passkey
             </button>
+            {byPasskey && <ErrorNote error={error} situation={situation} />}
           </div>
         )}
       </form>
