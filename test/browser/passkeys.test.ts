@@ -254,6 +254,19 @@ describe.skipIf(!chromiumFound)('passkeys in the dashboard (Chromium virtual aut
       expect(await page.getByRole('button', { name: 'Add a passkey' }).count()).toBe(0);
     }));
 
+  it('hides them at an IP address too, where no passkey can work, and says to open Coffer at its name', () =>
+    scenario('ip-address', async ({ page }) => {
+      await t.user('gina');
+      await page.goto(`${t.url}/`);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+      expect(await page.evaluate('typeof PublicKeyCredential')).toBe('function');
+      expect(await page.getByRole('button', { name: 'Sign in with a passkey' }).count()).toBe(0);
+      await signInThroughPage(page, t.url, 'gina', 'gina-password');
+      await page.goto(`${t.url}/account`);
+      await page.getByText('Passkeys do not work at an IP address').waitFor();
+      expect(await page.getByRole('button', { name: 'Add a passkey' }).count()).toBe(0);
+    }));
+
   it('fits a 375 px screen: the sign-in page, the Security page with passkeys, the second step', () =>
     scenario(
       'phone',

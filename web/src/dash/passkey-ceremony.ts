@@ -8,11 +8,16 @@ import {
 } from '@simplewebauthn/browser';
 import { ceremonySentence, type Ceremony } from './error-words.js';
 
+/** Whether the page was opened at an IP address (`192.0.2.1`, `[::1]`): no WebAuthn RP id can be one. */
+export const openedAtIpAddress = (): boolean => /^(\d{1,3}(\.\d{1,3}){3}|\[[\da-f:.]+\])$/i.test(location.hostname);
+
 /**
  * Whether this page can use passkeys at all. Browsers without WebAuthn have no PublicKeyCredential, and neither has
- * a page outside a secure context (plain http to anything but localhost): either way the passkey buttons stay hidden.
+ * a page outside a secure context (plain http to anything but localhost); a page opened at an IP address has one,
+ * but every ceremony would fail there (the server refuses, and so would the browser). In each case the passkey
+ * buttons stay hidden.
  */
-export const passkeysAvailable = (): boolean => typeof window.PublicKeyCredential === 'function';
+export const passkeysAvailable = (): boolean => typeof window.PublicKeyCredential === 'function' && !openedAtIpAddress();
 
 /** The browser's or the person's refusal, already said as a sentence for people (error-words.ts). */
 export class CeremonyError extends Error {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDate } from '../common/format.js';
 import { api, type PasskeyView } from './api.js';
-import { createPasskey, passkeysAvailable } from './passkey-ceremony.js';
+import { createPasskey, openedAtIpAddress, passkeysAvailable } from './passkey-ceremony.js';
 import { ConfirmButton, ErrorNote, useAction } from './ui.js';
 
 /** As the server takes it (docs/API.md, "Passkeys"). */
@@ -181,7 +181,9 @@ export function PasskeysPanel({ onChanged }: { onChanged: () => Promise<void> })
           onAdded={(added) => changed(`Passkey “${added.name}” added. Next time, choose “Sign in with a passkey”.`)} />
       ) : (
         <p class="notice">
-          This browser cannot make or use passkeys here: passkeys need a recent browser and a secure (HTTPS) address.
+          {openedAtIpAddress()
+            ? 'Passkeys do not work at an IP address: open Coffer at its name (the address it was set up with) to add one.'
+            : 'This browser cannot make or use passkeys here: passkeys need a recent browser and a secure (HTTPS) address.'}
         </p>
       )}
       <p class="hint" role="status">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, type MeView } from './api.js';
 import type { Situation } from './error-words.js';
-import { passkeysAvailable, answerWithPasskey } from './passkey-ceremony.js';
+import { answerWithPasskey, openedAtIpAddress, passkeysAvailable } from './passkey-ceremony.js';
 import { ErrorNote, useAction } from './ui.js';
 
 type Method = 'totp' | 'recovery' | 'passkey';
@@ -46,8 +46,10 @@ function SecondStepForm({ step, onSignedIn, onStartOver }: { step: SecondStep; o
         )}
         {byPasskey && !canPasskey && (
           <p class="notice">
-            {byCode ? 'Your account also takes a passkey, but this' : 'Your account asks for a passkey, but this'} browser
-            cannot use passkeys here: passkeys need a recent browser and a secure (HTTPS) address.
+            {byCode ? 'Your account also takes a passkey' : 'Your account asks for a passkey'},{' '}
+            {openedAtIpAddress()
+              ? 'but passkeys do not work at an IP address: open Coffer at its name (the address it was set up with).'
+              : 'but this browser cannot use passkeys here: passkeys need a recent browser and a secure (HTTPS) address.'}
           </p>
         )}
         <ErrorNote error={error} situation={situation} />
