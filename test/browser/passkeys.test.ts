@@ -214,6 +214,28 @@ describe.skipIf(!chromiumFound)('passkeys in the dashboard (Chromium virtual aut
       await page.screenshot({ path: screenshotPath('passkeys-sign-in-refused'), fullPage: true });
     }));
 
+  it('an admin turns off the passkeys of a user who lost them, from the Admin page; the password alone signs in again', () =>
+    scenario('admin-reset', async ({ page }) => {
+      await t.user('hank');
+      await t.adminToken();
+      await virtualAuthenticator(page);
+      await signInThroughPage(page, base, 'hank', 'hank-password');
+      await page.goto(`${base}/account`);
+      await addPasskey(page, 'Lost phone');
+      const login = () => t.request('POST', '/api/auth/login', { json: { username: 'hank', password: 'hank-password' } });
+      expect((await login()).body).toMatchObject({ mfaRequired: true, methods: ['passkey'] });
+
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await signInThroughPage(page, base, 'admin', 'admin-password');
+      await page.goto(`${base}/admin`);
+      const card = page.getByRole('listitem', { name: 'hank' });
+      await card.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
+      await card.getByText('Their passkey will no longer sign them in; their password alone will.').waitFor();
+      await card.getByRole('button', { name: 'Yes, turn off two-factor sign-in' }).click();
+      await expect.poll(() => card.getByRole('button', { name: 'Turn off two-factor sign-in' }).count()).toBe(0);
+      expect((await login()).body.token).toEqual(expect.any(String));
+    }));
+
   it('refuses a passkey made for another origin (rp.id other.localhost) with the documented error', () =>
     scenario('other-origin', async ({ page }) => {
       const dave = await t.user('dave');
