@@ -7,6 +7,7 @@ import {
   MemoryFolderRepository,
   MemoryInstanceLeases,
   MemoryMfaChallengeRepository,
+  MemoryPasskeyRepository,
   MemoryPasteRepository,
   MemorySecondFactorRepository,
   MemoryShareRepository,
@@ -15,6 +16,7 @@ import {
   MemoryUsageCounter,
   MemoryUsageReports,
   MemoryUserRepository,
+  MemoryWebAuthnChallengeRepository,
 } from '../../src/adapters/memory/index.js';
 import { makeCore } from '../support/core.js';
 import { callersContract } from './callers.contract.js';
@@ -23,6 +25,7 @@ import { fileRepositoryContract } from './file-repository.contract.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
 import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
+import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
@@ -40,6 +43,9 @@ callersContract('MemoryCallers', async () => {
 });
 secondFactorRepositoryContract('MemorySecondFactorRepository', async () => new MemorySecondFactorRepository());
 mfaChallengeRepositoryContract('MemoryMfaChallengeRepository', async () => new MemoryMfaChallengeRepository());
+passkeySlotsContract('MemorySecondFactorRepository', async () => new MemorySecondFactorRepository());
+passkeyRepositoryContract('MemoryPasskeyRepository', async () => new MemoryPasskeyRepository());
+webauthnChallengeRepositoryContract('MemoryWebAuthnChallengeRepository', async () => new MemoryWebAuthnChallengeRepository());
 fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileRepository());
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());

@@ -15,6 +15,7 @@ import {
   MongoFolderRepository,
   MongoInstanceLeases,
   MongoMfaChallengeRepository,
+  MongoPasskeyRepository,
   MongoPasteRepository,
   MongoSecondFactorRepository,
   MongoShareRepository,
@@ -23,6 +24,7 @@ import {
   MongoUsageCounter,
   MongoUsageReports,
   MongoUserRepository,
+  MongoWebAuthnChallengeRepository,
 } from '../../src/adapters/mongodb/index.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { blobStoreContract } from './blob-store.contract.js';
@@ -33,6 +35,7 @@ import { aFolder, at } from './fixtures.js';
 import { folderRepositoryContract } from './folder-repository.contract.js';
 import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
+import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
@@ -77,6 +80,16 @@ describe.skipIf(!target)('MongoDB adapters', () => {
 
   userRepositoryContract('MongoUserRepository', onFreshDb((db) => new MongoUserRepository(db)));
   secondFactorRepositoryContract('MongoSecondFactorRepository', onFreshDb((db) => new MongoSecondFactorRepository(db)));
+  passkeySlotsContract('MongoSecondFactorRepository', onFreshDb((db) => new MongoSecondFactorRepository(db)));
+  passkeyRepositoryContract('MongoPasskeyRepository', onFreshDb((db) => new MongoPasskeyRepository(db)));
+  // As for mfa challenges: the fixtures' dates lie in the past, so the TTL monitor could take a challenge mid-test.
+  webauthnChallengeRepositoryContract(
+    'MongoWebAuthnChallengeRepository',
+    onFreshDb(async (db) => {
+      await db.collection(COLLECTIONS.webauthnChallenges).dropIndex('challenge_ttl');
+      return new MongoWebAuthnChallengeRepository(db);
+    }),
+  );
   // As for tokens: the fixtures' dates lie in the past, so the TTL monitor could take a challenge mid-test.
   mfaChallengeRepositoryContract(
     'MongoMfaChallengeRepository',

@@ -27,7 +27,12 @@ async function registrationOptions(token: string) {
 }
 
 /** Registers a new credential of `authenticator` for the session `token`: the answer of POST /api/auth/passkeys. */
-async function register(token: string, authenticator: SoftAuthenticator, name?: string, lies: Lies = {}) {
+async function register(
+  token: string,
+  authenticator: SoftAuthenticator,
+  name?: string,
+  lies: Lies & { reuse?: string } = {},
+) {
   const response = authenticator.create(await registrationOptions(token), lies);
   return t.request('POST', '/api/auth/passkeys', { token, json: { ...(name === undefined ? {} : { name }), response } });
 }

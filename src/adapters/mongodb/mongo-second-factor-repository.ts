@@ -121,22 +121,21 @@ export class MongoSecondFactorRepository implements SecondFactorRepository {
 
   async addPasskeySlot(userId: string, max: number, updatedAt: Date): Promise<boolean> {
     if (max < 1) return false;
+    const below = { _id: userId, $or: [{ passkeyCount: { $lt: max } }, { passkeyCount: { $exists: false } }] };
+    const count = { $inc: { passkeyCount: 1 }, $set: { updatedAt: new Date(updatedAt) } };
     try {
-      // As startTotp: at the maximum the filter misses, and the upsert collides with the record's _id (11000).
       await this.docs.updateOne(
-        { _id: userId, $or: [{ passkeyCount: { $lt: max } }, { passkeyCount: { $exists: false } }] },
-        {
-          $inc: { passkeyCount: 1 },
-          $set: { updatedAt: new Date(updatedAt) },
-          $setOnInsert: { totpSecret: null, pendingTotpSecret: null, lastTotpStep: null, recoveryCodeHashes: [] },
-        },
+        below,
+        { ...count, $setOnInsert: { totpSecret: null, pendingTotpSecret: null, lastTotpStep: null, recoveryCodeHashes: [] } },
         { upsert: true },
       );
       return true;
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false;
-      throw err;
+      if ((err as { code?: number }).code !== 11000) throw err;
     }
+    // The record exists: at the maximum the filter missed it; or a racing upsert created it first (the server does
+    // not retry an upsert whose filter is more than equalities). Either way the plain conditional update decides.
+    return (await this.docs.updateOne(below, count)).modifiedCount === 1;
   }
 
   async releasePasskeySlot(userId: string, updatedAt: Date): Promise<boolean> {
