@@ -26,6 +26,7 @@ export type MeView = Schemas['Me'];
 export type Persistence = Schemas['Session']['persistence'];
 export type TokenView = Schemas['Token'];
 export type PasskeyView = Schemas['Passkey'];
+export type MfaRequiredView = Schemas['MfaRequired'];
 export type CreatedTokenView = Schemas['CreatedToken'];
 export type SearchView = Schemas['Listing'];
 export type ShareKind = ShareView['type'];

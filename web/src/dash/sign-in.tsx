@@ -1,14 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, type MeView } from './api.js';
+import { api, type MeView, type MfaRequiredView } from './api.js';
 import type { Situation } from './error-words.js';
 import { answerWithPasskey, openedAtIpAddress, passkeysAvailable } from './passkey-ceremony.js';
 import { ErrorNote, useAction } from './ui.js';
 
-type Method = 'totp' | 'recovery' | 'passkey';
-interface SecondStep {
-  mfaToken: string;
-  methods: Method[];
-}
+/** What a right password answers when a second factor is due: the mfaToken and the methods the account takes. */
+type SecondStep = Omit<MfaRequiredView, 'mfaRequired'>;
 
 /** The second step of a sign-in: a code, a passkey, or either, as the account allows (no session yet). */
 function SecondStepForm({ step, onSignedIn, onStartOver }: { step: SecondStep; onSignedIn: (me: MeView) => void; onStartOver: () => void }) {
