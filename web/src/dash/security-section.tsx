@@ -152,7 +152,11 @@ export function SecuritySection({ initial }: { initial: Mfa }) {
         </form>
       ) : (
         <>
-          <p>Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
+          <p>
+            {mfa.passkeys > 0
+              ? 'Not set up. With it, a code from an authenticator app on your phone also answers the second step of signing in, in place of a passkey.'
+              : 'Off. With it on, signing in also asks for a code from an authenticator app on your phone.'}
+          </p>
           <div class="row">
             <button type="button" class="primary" disabled={busy} onClick={() => void start()}>
               Set up two-factor sign-in
