@@ -163,7 +163,7 @@ describe.skipIf(!chromiumFound)('the dashboard in words for people (Chromium)', 
     await page.goto(`${t.url}/`);
     await page.getByLabel('Username').fill('vera');
     await page.getByLabel('Password').fill('not her password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.textContent()).toBe('The username or the password is wrong. Check both and try again.');
     await page.getByLabel('Password').press('Enter');

@@ -36,7 +36,7 @@ describe.skipIf(!chromiumFound)('the first hour in Chromium: the memory banner a
 
     await page.getByLabel('Username').fill('newcomer');
     await page.getByLabel('Password').fill('set-by-the-admin');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
     // Nothing else of the dashboard until then: no sections to go to.
     expect(await page.getByRole('navigation', { name: 'Sections' }).count()).toBe(0);

@@ -43,7 +43,7 @@ describe.skipIf(!chromiumFound)('two-factor sign-in in the dashboard', () => {
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByLabel('Username').fill('alice');
     await page.getByLabel('Password').fill('alice-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     // A wrong code says so, and the form stays.
     expectHttpError('/api/auth/session/mfa', 401);

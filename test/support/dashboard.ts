@@ -6,7 +6,7 @@ export async function signInThroughPage(page: Page, base: string, username: stri
   await page.goto(`${base}/`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect.poll(() => page.getByRole('navigation', { name: 'Sections' }).isVisible()).toBe(true);
 }
 
@@ -23,7 +23,7 @@ export async function signInChoosingPassword(page: Page, base: string, username:
   await page.goto(`${base}/`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(given);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
   await page.getByLabel('Password you signed in with').fill(given);
   await page.getByLabel('New password (8 to 256 characters)').fill(chosen);

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { Container } from 'inversify';
 import type { AddressInfo } from 'node:net';
 import { HttpApp } from '../../src/adapters/http/http-app.js';
@@ -77,8 +77,11 @@ export async function makeHttp(
   options: TestCoreOptions & {
     logger?: HttpLogger;
     trustProxy?: number;
-    /** PUBLIC_URL as the configuration would hold it (no trailing slash). */
-    publicUrl?: string;
+    /**
+     * PUBLIC_URL as the configuration would hold it (no trailing slash); a function makes it from the port the server
+     * got (a browser test that must reach the server at its public address, `http://localhost:{port}`).
+     */
+    publicUrl?: string | ((port: number) => string);
     serverLimits?: Partial<ServerLimits>;
     /** The built front end to serve (see BuildOptions.webDir); default web/dist, null none. */
     webDir?: string | null;
@@ -93,8 +96,15 @@ export async function makeHttp(
   let scan!: SecretScan;
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? new TestClock();
+  // Listening before the app exists, so that PUBLIC_URL may name the port; no request comes before it is built.
+  let app: RequestListener | null = null;
+  const server: Server = createHttpServer((req, res) => app?.(req, res), options.serverLimits);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const publicUrl = typeof options.publicUrl === 'function' ? options.publicUrl(port) : (options.publicUrl ?? null);
   // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
-  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl: options.publicUrl ?? null };
+  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl };
   const container = buildContainer(testConfig(options, overrides), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
@@ -108,9 +118,7 @@ export async function makeHttp(
   });
   const core = container.get<Core>(Core);
   const ports = container.get<Ports>(Ports);
-  const server: Server = createHttpServer(container.get(HttpApp).callback(), options.serverLimits);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = container.get(HttpApp).callback();
 
   const users = new Map<string, Promise<{ token: string; userId: string }>>();
   const user = (name: string, type: 'admin' | 'user' = 'user') => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorSentence, type ErrorFacts } from '../../web/src/dash/error-words.js';
+import { ceremonySentence, errorSentence, type ErrorFacts, type Situation } from '../../web/src/dash/error-words.js';
 import { inUnits, readSize } from '../../web/src/dash/size-input.js';
 import { formatWait } from '../../web/src/common/format.js';
 
@@ -124,6 +124,63 @@ describe('error sentences', () => {
     }
     expect(errorSentence({ status: 404, code: 'not_found', message: 'Folder not found' })).toMatch(/^This folder no longer exists/);
     expect(errorSentence({ status: 409, code: 'conflict', message: 'This item is already shared', shareId: 'x' })).toMatch(/Shares page/);
+  });
+});
+
+describe('passkey sentences', () => {
+  // The server's refusals (src/application/auth/passkeys/, routes/passkeys.ts), in the situation the page meets them.
+  const unauthorized = (message: string): ErrorFacts => ({ status: 401, code: 'unauthorized', message });
+  const refusals: [ErrorFacts, Situation, RegExp][] = [
+    [
+      { ...bad('response', 'The passkey was not registered: Unexpected registration response origin "http://other.localhost:3000", expected "http://localhost:3000"'), issues: undefined, field: 'response' },
+      'passkey-change',
+      /^Coffer did not accept this passkey: it was made for another address/,
+    ],
+    [
+      { status: 409, code: 'conflict', message: 'You have the most passkeys an account may have (20); remove one first', limit: 'passkeys' },
+      'passkey-change',
+      /^You have the most passkeys an account may have\. Remove one/,
+    ],
+    [{ status: 409, code: 'conflict', message: 'This passkey is registered already' }, 'passkey-change', /^This passkey is registered already: it is in the list\.$/],
+    [
+      { status: 409, code: 'conflict', message: 'Passkeys need a domain name, and this server was reached at the IP address 127.0.0.1: open it at a name' },
+      'passkey-sign-in',
+      /^Passkeys do not work at an IP address/,
+    ],
+    [unauthorized('The passkey was not accepted; ask for new options and try again'), 'passkey-sign-in', /^This passkey was not accepted: it may have been removed/],
+    [
+      unauthorized('The authenticator did not verify you (no PIN, fingerprint or face): sign in with your password and use the passkey as the second factor'),
+      'passkey-sign-in',
+      /^Your device did not check that it is you/,
+    ],
+    [unauthorized('The passkey was not accepted; ask for new options and try again'), 'passkey-second-step', /^This passkey was not accepted: use one that is registered to this account/],
+    [unauthorized('The sign-in has expired or was used; sign in again'), 'passkey-second-step', /^This sign-in has expired\. Start over/],
+    [{ status: 429, code: 'rate_limited', message: 'Too many attempts', retryAfter: 600 }, 'passkey-sign-in', /^Too many passkeys that were not accepted\. Try again in 10 minutes\.$/],
+    [{ status: 404, code: 'not_found', message: 'Passkey not found' }, 'passkey-change', /^This passkey no longer exists/],
+    [bad('name', 'name must be at most 64 characters'), 'passkey-change', /^The name must be at most 64 characters\.$/],
+  ];
+  for (const [facts, situation, expected] of refusals) {
+    it(`says "${facts.message}" (${situation}) without machine words`, () => {
+      const said = errorSentence(facts, situation);
+      expect(said).toMatch(expected);
+      expect(said).not.toMatch(MACHINE_WORDS);
+    });
+  }
+
+  it('says why the browser refused a ceremony, by the DOMException name, and never repeats the browser\'s words', () => {
+    const names = ['NotAllowedError', 'AbortError', 'InvalidStateError', 'SecurityError', 'NotSupportedError', 'ConstraintError', 'Unsupported', 'UnknownError'];
+    for (const ceremony of ['add', 'sign-in', 'second-step'] as const) {
+      for (const name of names) {
+        const said = ceremonySentence(name, ceremony);
+        expect(said).not.toMatch(MACHINE_WORDS);
+        expect(said).toMatch(/[.!?]$/);
+      }
+    }
+    expect(ceremonySentence('NotAllowedError', 'add')).toMatch(/^No passkey was made: the prompt was closed or timed out/);
+    expect(ceremonySentence('NotAllowedError', 'sign-in')).toMatch(/or this device holds no passkey for this Coffer/);
+    expect(ceremonySentence('InvalidStateError', 'add')).toMatch(/already holds a passkey for your account/);
+    expect(ceremonySentence('SecurityError', 'sign-in')).toMatch(/^Passkeys do not work at this address/);
+    expect(ceremonySentence('Unsupported', 'add')).toMatch(/^This browser cannot use passkeys here/);
   });
 });
 

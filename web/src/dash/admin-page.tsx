@@ -4,6 +4,15 @@ import { CountMaximum, StorageMaximum } from './limit-editors.js';
 import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
 import { UsageBars } from './usage-bars.js';
 
+/** A user's second factors, named for the admin who is about to turn them off. */
+function secondFactors(mfa: AdminUserView['mfa']): string {
+  const factors = [
+    ...(mfa.totp ? ['authenticator app'] : []),
+    ...(mfa.passkeys > 0 ? [mfa.passkeys === 1 ? 'passkey' : `${mfa.passkeys} passkeys`] : []),
+  ];
+  return `Their ${factors.join(' and ')}`;
+}
+
 function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; onChanged: () => void }) {
   const [password, setPassword] = useState('');
   const [, error, run] = useAction();
@@ -21,10 +30,10 @@ function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; on
           >
             {user.type === 'admin' ? 'Demote to user' : 'Promote to admin'}
           </button>
-          {user.mfa.totp && (
+          {(user.mfa.totp || user.mfa.passkeys > 0) && (
             <ConfirmButton
               label="Turn off two-factor sign-in"
-              confirm={`Turn off two-factor sign-in for ${user.username}? Their password alone will sign them in.`}
+              confirm={`Turn off two-factor sign-in for ${user.username}? ${secondFactors(user.mfa)} will no longer sign them in; their password alone will.`}
               onConfirm={() => act(() => api.resetUserMfa(user.id))}
             />
           )}

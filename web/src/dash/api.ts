@@ -1,3 +1,9 @@
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
 import createClient from 'openapi-fetch';
 import type { ErrorBody } from '../common/error-body.js';
 import type { components, paths } from '../common/openapi-schema.gen.js';
@@ -19,6 +25,8 @@ export type AdminUserView = Schemas['AdminUser'];
 export type MeView = Schemas['Me'];
 export type Persistence = Schemas['Session']['persistence'];
 export type TokenView = Schemas['Token'];
+export type PasskeyView = Schemas['Passkey'];
+export type MfaRequiredView = Schemas['MfaRequired'];
 export type CreatedTokenView = Schemas['CreatedToken'];
 export type SearchView = Schemas['Listing'];
 export type ShareKind = ShareView['type'];
@@ -119,6 +127,13 @@ export function parseNext(link: string | null): string | null {
 
 const PAGE = '1000';
 
+/**
+ * WebAuthn's JSON as @simplewebauthn/browser types it, in the OpenAPI document's loose shape of it (the document
+ * names the fields Coffer reads and lets the rest through; the options it answers are the same JSON, typed loosely).
+ */
+type CredentialBody = NonNullable<paths['/api/auth/passkeys']['post']['requestBody']>['content']['application/json']['response'];
+const credential = (json: RegistrationResponseJSON | AuthenticationResponseJSON) => json as unknown as CredentialBody;
+
 export const api = {
   /** Who this browser is signed in as (null when signed out: no error, so nothing in the console either). */
   session: () => unwrap(client.GET('/api/auth/session')),
@@ -133,6 +148,21 @@ export const api = {
     unwrap(client.DELETE('/api/auth/mfa/totp', { body: { password, code } })),
   newRecoveryCodes: (code: string) => unwrap(client.POST('/api/auth/mfa/recovery-codes', { body: { code } })),
   signOut: () => unwrap(client.POST('/api/auth/logout')),
+  passkeySignInOptions: async () =>
+    (await unwrap(client.POST('/api/auth/passkey/options'))) as unknown as PublicKeyCredentialRequestOptionsJSON,
+  signInWithPasskey: (response: AuthenticationResponseJSON) =>
+    unwrap(client.POST('/api/auth/session/passkey', { body: { response: credential(response) } })),
+  secondStepOptions: async (mfaToken: string) =>
+    (await unwrap(client.POST('/api/auth/login/mfa/options', { body: { mfaToken } }))) as unknown as PublicKeyCredentialRequestOptionsJSON,
+  signInMfaPasskey: (mfaToken: string, passkey: AuthenticationResponseJSON) =>
+    unwrap(client.POST('/api/auth/session/mfa', { body: { mfaToken, passkey: credential(passkey) } })),
+  passkeys: () => unwrap(client.GET('/api/auth/passkeys')),
+  passkeyOptions: async () =>
+    (await unwrap(client.POST('/api/auth/passkeys/options'))) as unknown as PublicKeyCredentialCreationOptionsJSON,
+  addPasskey: (name: string, response: RegistrationResponseJSON) =>
+    unwrap(client.POST('/api/auth/passkeys', { body: { name, response: credential(response) } })),
+  renamePasskey: (id: string, name: string) => unwrap(client.PATCH('/api/auth/passkeys/{id}', { ...path(id), body: { name } })),
+  removePasskey: (id: string) => unwrap(client.DELETE('/api/auth/passkeys/{id}', path(id))),
   signOutEverywhere: () => unwrap(client.POST('/api/auth/logout/everywhere')),
   changePassword: (currentPassword: string, newPassword: string) =>
     unwrap(client.POST('/api/auth/password', { body: { currentPassword, newPassword } })),

@@ -20,8 +20,20 @@ export interface ErrorFacts {
   shareId?: string | undefined;
 }
 
-/** `mfa-code`: a sign-in's second step; `mfa-change`: turning TOTP on or off, or new recovery codes. */
-export type Situation = 'sign-in' | 'register' | 'password-change' | 'mfa-code' | 'mfa-change';
+/**
+ * `mfa-code`: a sign-in's second step with a code; `mfa-change`: turning TOTP on or off, or new recovery codes;
+ * `passkey-sign-in`: signing in with a passkey alone; `passkey-second-step`: a passkey after the password;
+ * `passkey-change`: adding, renaming or removing a passkey.
+ */
+export type Situation =
+  | 'sign-in'
+  | 'register'
+  | 'password-change'
+  | 'mfa-code'
+  | 'mfa-change'
+  | 'passkey-sign-in'
+  | 'passkey-second-step'
+  | 'passkey-change';
 
 const COUNTED: Record<string, [string, string]> = {
   files: ['file', 'files'],
@@ -30,6 +42,7 @@ const COUNTED: Record<string, [string, string]> = {
   collections: ['collection', 'collections'],
   shares: ['share link', 'share links'],
   tokens: ['API token', 'API tokens'],
+  passkeys: ['passkey', 'passkeys'],
 };
 
 /** How each field is named in a sentence, by the last part of its path (`limits.storage` is `storage`). */
@@ -127,13 +140,47 @@ function waitSentence(facts: ErrorFacts, situation: Situation | undefined): stri
   if (situation === 'mfa-code' || situation === 'mfa-change') {
     return `Too many wrong codes for this account. Try again in ${wait}.`;
   }
+  if (situation === 'passkey-sign-in' || situation === 'passkey-second-step') {
+    return `Too many passkeys that were not accepted. Try again in ${wait}.`;
+  }
   if (situation === 'sign-in' || situation === 'password-change') {
     return `Too many wrong passwords for this account. Signing in is paused for safety: try again in ${wait}.`;
   }
   return `Too many requests at once. Try again in ${wait}.`;
 }
 
+/** The refusals particular to passkeys (docs/API.md, "Passkeys"); null lets the general rules speak. */
+function passkeySentence(facts: ErrorFacts, situation: Situation): string | null {
+  const { code, message } = facts;
+  if (code === 'conflict' && /IP address/.test(message)) {
+    return 'Passkeys do not work at an IP address. Open Coffer at its name (the address it was set up with) and try again.';
+  }
+  if (code === 'conflict' && facts.limit === 'passkeys') {
+    return 'You have the most passkeys an account may have. Remove one you no longer use, then add the new one.';
+  }
+  if (code === 'conflict' && situation === 'passkey-change') return 'This passkey is registered already: it is in the list.';
+  if (code === 'bad_request' && facts.field === 'response' && situation === 'passkey-change') {
+    return 'Coffer did not accept this passkey: it was made for another address, or the prompt stayed open longer than 5 minutes. Open Coffer at its usual address and try again.';
+  }
+  if (code !== 'unauthorized') return null;
+  if (situation === 'passkey-second-step' && /expired|used/.test(message)) {
+    return 'This sign-in has expired. Start over with your username and password.';
+  }
+  if (/did not verify you/.test(message)) {
+    return 'Your device did not check that it is you (no fingerprint, face, PIN or screen lock), so this passkey cannot sign you in on its own. Sign in with your password, then use the passkey as the second step.';
+  }
+  if (situation === 'passkey-sign-in') {
+    return 'This passkey was not accepted: it may have been removed from your account. Try another passkey, or sign in with your password.';
+  }
+  if (situation === 'passkey-second-step') {
+    return 'This passkey was not accepted: use one that is registered to this account, and try again.';
+  }
+  return null;
+}
+
 export function errorSentence(facts: ErrorFacts, situation?: Situation): string {
+  const particular = situation?.startsWith('passkey-') ? passkeySentence(facts, situation) : null;
+  if (particular) return particular;
   switch (facts.code) {
     case 'offline':
       return 'The server could not be reached. Check your connection and try again.';
@@ -188,5 +235,44 @@ export function errorSentence(facts: ErrorFacts, situation?: Situation): string 
       return facts.status >= 500 || facts.code === 'internal'
         ? 'Something went wrong on the server. Try again; if it keeps happening, tell your admin.'
         : 'The server could not do this. Try again in a moment.';
+  }
+}
+
+/** What the browser was asked to do with a passkey: make one, sign in with one, or use one after a password. */
+export type Ceremony = 'add' | 'sign-in' | 'second-step';
+
+const CLOSED: Record<Ceremony, string> = {
+  add: 'No passkey was made: the prompt was closed or timed out. Try again when you are ready.',
+  'sign-in':
+    'No passkey was used: the prompt was closed or timed out, or this device holds no passkey for this Coffer. Try again, or sign in with your password.',
+  'second-step': 'No passkey was used: the prompt was closed or timed out. Try again when you are ready.',
+};
+
+/**
+ * The browser's refusal of a passkey ceremony, by the DOMException's name (WebAuthn, "Create a New Credential" and
+ * "Use an Existing Credential"); `Unsupported` is a page without WebAuthn. Browsers say NotAllowedError both for a
+ * prompt the person closed and for one that timed out (and, signing in, when the device holds no passkey for this
+ * site), so one sentence names all of them.
+ */
+export function ceremonySentence(reason: string, ceremony: Ceremony): string {
+  switch (reason) {
+    case 'NotAllowedError':
+    case 'AbortError':
+      return CLOSED[ceremony];
+    case 'InvalidStateError':
+      return 'This device or security key already holds a passkey for your account (it is in the list). To add another, use another device or security key.';
+    case 'SecurityError':
+      return 'Passkeys do not work at this address. Open Coffer at the address it was set up with, over HTTPS, and try again.';
+    case 'NotSupportedError':
+    case 'ConstraintError':
+      return ceremony === 'add'
+        ? 'This device cannot make a passkey Coffer accepts (it needs one kept on the device and unlocked by a fingerprint, face, PIN or screen lock). Try another device or security key.'
+        : 'This device cannot use a passkey here. Try another device or security key.';
+    case 'Unsupported':
+      return 'This browser cannot use passkeys here: passkeys need a recent browser and a secure (HTTPS) address.';
+    default:
+      return ceremony === 'add'
+        ? 'The passkey could not be made. Try again, or use another device or security key.'
+        : 'The passkey did not work. Try again, or use another device or security key.';
   }
 }

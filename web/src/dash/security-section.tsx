@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type MeView } from './api.js';
+import { PasskeysPanel } from './passkeys-panel.js';
 import { ErrorNote, Section, useAction } from './ui.js';
 
 type Mfa = MeView['mfa'];
@@ -54,7 +55,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** Account → Security: two-factor sign-in with an authenticator app (TOTP) and its recovery codes. */
+/** Account → Security: passkeys, and two-factor sign-in with an authenticator app (TOTP) and its recovery codes. */
 export function SecuritySection({ initial }: { initial: Mfa }) {
   const [mfa, setMfa] = useState<Mfa>(initial);
   const [setup, setSetup] = useState<Setup | null>(null);
@@ -106,7 +107,8 @@ export function SecuritySection({ initial }: { initial: Mfa }) {
 
   return (
     <Section title="Security">
-      <h3>Two-factor sign-in</h3>
+      <PasskeysPanel onChanged={refresh} />
+      <h3>Authenticator app</h3>
       {codes ? (
         <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />
       ) : mfa.totp ? (
@@ -150,7 +152,11 @@ export function SecuritySection({ initial }: { initial: Mfa }) {
         </form>
       ) : (
         <>
-          <p>Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
+          <p>
+            {mfa.passkeys > 0
+              ? 'Not set up. With it, a code from an authenticator app on your phone also answers the second step of signing in, in place of a passkey.'
+              : 'Off. With it on, signing in also asks for a code from an authenticator app on your phone.'}
+          </p>
           <div class="row">
             <button type="button" class="primary" disabled={busy} onClick={() => void start()}>
               Set up two-factor sign-in

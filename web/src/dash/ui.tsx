@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 import { errorSentence, type Situation } from './error-words.js';
 import { navigate, openViewer } from './routes.js';
@@ -56,9 +56,21 @@ export function ConfirmButton({
   onConfirm: () => void | Promise<void>;
 }) {
   const [armed, setArmed] = useState(false);
+  const toggled = useRef(false);
+  const labelButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  // The button pressed goes away either way: the focus moves to what takes its place (Cancel, the safe answer; or
+  // the first button again), so a keyboard user is not sent back to the top of the page.
+  useEffect(() => {
+    if (toggled.current) (armed ? cancelButton : labelButton).current?.focus();
+  }, [armed]);
+  const arm = (value: boolean) => {
+    toggled.current = true;
+    setArmed(value);
+  };
   if (!armed) {
     return (
-      <button type="button" class="danger-quiet" onClick={() => setArmed(true)}>
+      <button type="button" class="danger-quiet" ref={labelButton} onClick={() => arm(true)}>
         {label}
       </button>
     );
@@ -70,13 +82,13 @@ export function ConfirmButton({
         type="button"
         class="danger"
         onClick={() => {
-          setArmed(false);
+          arm(false);
           void onConfirm();
         }}
       >
         Yes, {label.toLowerCase()}
       </button>
-      <button type="button" onClick={() => setArmed(false)}>
+      <button type="button" ref={cancelButton} onClick={() => arm(false)}>
         Cancel
       </button>
     </span>
