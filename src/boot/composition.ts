@@ -15,6 +15,7 @@ import {
   InstanceLeases,
   PasswordHasher,
   PasteRepository,
+  RequestRepository,
   Ports,
   ShareRepository,
   Throttle,
@@ -44,6 +45,7 @@ import {
   MemoryFolderRepository,
   MemoryInstanceLeases,
   MemoryPasteRepository,
+  MemoryRequestRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemorySecondFactorRepository,
@@ -62,6 +64,7 @@ import {
   MongoFolderRepository,
   MongoInstanceLeases,
   MongoPasteRepository,
+  MongoRequestRepository,
   MongoShareRepository,
   MongoTokenRepository,
   MongoSecondFactorRepository,
@@ -136,6 +139,7 @@ const PORT_TOKENS = {
   secondFactors: SecondFactorRepository,
   mfaChallenges: MfaChallengeRepository,
   codes: OneTimeCodes,
+  requests: RequestRepository,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -155,6 +159,7 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   Throttle,
   SecondFactorRepository,
   MfaChallengeRepository,
+  RequestRepository,
   BlobStore,
 ];
 
@@ -167,6 +172,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(FolderRepository).to(MemoryFolderRepository).inSingletonScope();
   container.bind(CollectionRepository).to(MemoryCollectionRepository).inSingletonScope();
   container.bind(PasteRepository).to(MemoryPasteRepository).inSingletonScope();
+  container.bind(RequestRepository).to(MemoryRequestRepository).inSingletonScope();
   container.bind(ShareRepository).to(MemoryShareRepository).inSingletonScope();
   container.bind(UploadSessionRepository).to(MemoryUploadSessionRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
@@ -199,6 +205,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<FolderRepository>(container, FolderRepository, MongoFolderRepository);
   bindGuarded<CollectionRepository>(container, CollectionRepository, MongoCollectionRepository);
   bindGuarded<PasteRepository>(container, PasteRepository, MongoPasteRepository);
+  bindGuarded<RequestRepository>(container, RequestRepository, MongoRequestRepository);
   bindGuarded<ShareRepository>(container, ShareRepository, MongoShareRepository);
   bindGuarded<UploadSessionRepository>(container, UploadSessionRepository, MongoUploadSessionRepository);
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);

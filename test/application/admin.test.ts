@@ -278,7 +278,7 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
   };
   await ports.shares.insert({ ...share, id: ports.ids.newShareId(), type: 'file', itemId: file.id });
   await ports.shares.insert({ ...share, id: ports.ids.newShareId(), type: 'paste', itemId: paste.id });
-  await ports.usage.set(ownerId, { storage: blob.size + tag.length, files: 1, folders: 1, pastes: 1, collections: 1, shares: 2, tokens: 0 });
+  await ports.usage.set(ownerId, { storage: blob.size + tag.length, files: 1, folders: 1, pastes: 1, collections: 1, shares: 2, tokens: 0, requests: 0 });
   return blob.key;
 }
 

@@ -10,6 +10,7 @@ import type { MfaChallengeRepository } from './mfa-challenges.js';
 import type { OneTimeCodes } from './one-time-codes.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { PasteRepository } from './paste-repository.js';
+import type { RequestRepository } from './request-repository.js';
 import type { SecondFactorRepository } from './second-factors.js';
 import type { CoreSettings } from './settings.js';
 import type { ShareRepository } from './share-repository.js';
@@ -35,6 +36,7 @@ export * from './one-time-codes.js';
 export * from './page-keys.js';
 export * from './password-hasher.js';
 export * from './paste-repository.js';
+export * from './request-repository.js';
 export * from './second-factors.js';
 export * from './settings.js';
 export * from './share-repository.js';
@@ -71,4 +73,5 @@ export interface Ports {
   secondFactors: SecondFactorRepository;
   mfaChallenges: MfaChallengeRepository;
   codes: OneTimeCodes;
+  requests: RequestRepository;
 }

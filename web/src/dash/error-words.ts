@@ -30,6 +30,7 @@ const COUNTED: Record<string, [string, string]> = {
   collections: ['collection', 'collections'],
   shares: ['share link', 'share links'],
   tokens: ['API token', 'API tokens'],
+  requests: ['file request', 'file requests'],
 };
 
 /** How each field is named in a sentence, by the last part of its path (`limits.storage` is `storage`). */

@@ -11,6 +11,8 @@ import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
 import { mfaRoutes } from './mfa.js';
 import { pasteRoutes } from './pastes.js';
+import { requestPageRoutes } from './request-page.js';
+import { requestRoutes } from './requests.js';
 import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 import { RouteTable } from './route-table.js';
@@ -40,11 +42,13 @@ const ROUTES = [
   collectionRoutes,
   pasteRoutes,
   shareRoutes,
+  requestRoutes,
   searchRoutes,
   usageRoutes,
   adminRoutes,
   assetRoutes,
   sharePageRoutes,
+  requestPageRoutes,
   dashboardRoutes,
 ];
 
