@@ -8,6 +8,7 @@ import {
   MemoryInstanceLeases,
   MemoryMfaChallengeRepository,
   MemoryPasteRepository,
+  MemoryRequestRepository,
   MemorySecondFactorRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
@@ -24,6 +25,7 @@ import { folderRepositoryContract } from './folder-repository.contract.js';
 import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { requestRepositoryContract } from './request-repository.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -44,6 +46,7 @@ fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileReposit
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());
 pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepository());
+requestRepositoryContract('MemoryRequestRepository', async () => new MemoryRequestRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLeases());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
