@@ -55,7 +55,7 @@ describe.skipIf(!chromiumFound)('the file request page in Chromium', () => {
       await page.locator('input[webkitdirectory]').setInputFiles(join(dir, 'trip'));
       await expect.poll(() => page.locator('.sent-list li').count(), { timeout: 10_000 }).toBe(3);
       await page.screenshot({ path: screenshotPath(`request-page-sent-${colorScheme}`), fullPage: true });
-      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       expect(width).toBeLessThanOrEqual(375);
       watched.assertClean();
       await page.context().close();
