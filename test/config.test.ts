@@ -38,6 +38,7 @@ describe('loadConfig', () => {
         collections: 100,
         shares: 1000,
         tokens: 20,
+        requests: 100,
       },
       logLevel: 'info',
       trustProxy: 0,

@@ -5,7 +5,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Static, hashed assets only: the HTTP adapter serves web/dist and nothing else. Nothing is inlined as a data: URL
- * (the CSP allows images from 'self' only). Two pages, two entries: the share page (index.html, src/share/main.tsx)
+ * (the CSP allows images from 'self' only). Three pages, three entries: the share page (index.html, src/share/main.tsx), a file request's page (request.html, src/request/main.tsx)
  * and the dashboard (dash.html, src/dash/main.tsx), so neither ever loads the other's code; what both use lives in
  * src/common/. Browsers that run module scripts know modulepreload, so no polyfill is needed.
  */
@@ -24,7 +24,7 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     rolldownOptions: {
-      input: { share: `${root}index.html`, dash: `${root}dash.html` },
+      input: { share: `${root}index.html`, dash: `${root}dash.html`, request: `${root}request.html` },
     },
   },
 });

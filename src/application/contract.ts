@@ -1,6 +1,7 @@
 import type { Actor, LimitKind, Usage, UserType } from '../domain/index.js';
 import type { ByteRange, CeremonyOptions, CredentialJson, RelyingParty } from './ports/index.js';
 import type { ShareGrant } from './shares/share-grant.js';
+import type { LockedRequestView, PublicRequestView, RequestView } from './requests/request-views.js';
 import type {
   AdminUserView,
   CollectionView,
@@ -66,6 +67,43 @@ export interface ShareOptions {
   expiresAt?: Date | null;
   maxViews?: number | null;
   maxDownloads?: number | null;
+}
+
+/**
+ * What an owner sets on a file request. Absent: the default on create (none; `requireName` false), unchanged on
+ * update; null: none. Byte maxima are numbers here (decimal strings over HTTP).
+ */
+export interface RequestOptions {
+  message?: string | null;
+  password?: string | null;
+  expiresAt?: Date | null;
+  maxFiles?: number | null;
+  maxBytes?: number | null;
+  maxFileBytes?: number | null;
+  allowedTypes?: string[] | null;
+  requireName?: boolean;
+}
+
+/** A file request's link as an uploader presents it (over HTTP: the path, X-Request-Password or the page's grant). */
+export interface RequestKey {
+  id: string;
+  password: string | null;
+  /** From unlocking the request on its page: opens a protected request without its password. */
+  grant?: string | null;
+  client?: ClientAddress;
+}
+
+/** What an uploader tells about a file they send. `uploaderName` is required when the request says so. */
+export interface Sender {
+  uploaderName: string | null;
+  note: string | null;
+}
+
+/** What an uploader learns of the file they sent: nothing else of the owner's. */
+export interface ReceivedFileView {
+  id: string;
+  name: string;
+  size: string;
 }
 
 /**
@@ -334,12 +372,16 @@ export interface Core {
    * expired. Bytes are committed only when the whole content arrived; a content that fails adds nothing.
    */
   appendUpload: UseCase<
-    { actor: Actor; id: string; offset: number; content: AsyncIterable<Uint8Array> },
+    { actor: Actor | null; id: string; offset: number; content: AsyncIterable<Uint8Array> },
     ResumableUploadState
   >;
-  getUpload: UseCase<{ actor: Actor; id: string }, ResumableUploadState>;
+  /**
+   * `actor` null: no credential came. Only an upload into a file request goes on so (its unguessable id is the
+   * uploader's proof); any other is unauthorized.
+   */
+  getUpload: UseCase<{ actor: Actor | null; id: string }, ResumableUploadState>;
   /** Ends an unfinished upload and gives back what it held. */
-  terminateUpload: UseCase<{ actor: Actor; id: string }, void>;
+  terminateUpload: UseCase<{ actor: Actor | null; id: string }, void>;
   getFile: UseCase<{ access: ReadAccess; id: string }, FileView>;
   openFileContent: UseCase<{ access: ReadAccess; id: string }, FileContent>;
   updateFile: UseCase<{ actor: Actor; id: string; name?: string; folderId?: string | null }, FileView>;
@@ -397,6 +439,42 @@ export interface Core {
    * that folder of a folder share (not_found for any folder the share does not reach), counted the same way.
    */
   openShareArchive: UseCase<{ actor: Actor | null; folderId?: string } & ShareKey, ShareArchive>;
+  // file requests: the owner's side, from a session only
+  /** Counts against `requests`; without `folderId`, a new top-level folder named after the request takes the files. */
+  createRequest: UseCase<{ actor: Actor; name: string; folderId?: string | null } & RequestOptions, RequestView>;
+  listRequests: UseCase<{ actor: Actor } & PageRequest, Page<RequestView>>;
+  getRequest: UseCase<{ actor: Actor; id: string }, RequestView>;
+  updateRequest: UseCase<
+    { actor: Actor; id: string; name?: string; folderId?: string; closed?: boolean } & RequestOptions,
+    RequestView
+  >;
+  /** The request goes, its count is given back; the files it received stay. */
+  deleteRequest: UseCase<{ actor: Actor; id: string }, void>;
+  // file requests: the uploader's side, no account
+  /** A protected request without its password or grant: its name, `protected` and state only. */
+  getPublicRequest: UseCase<RequestKey, PublicRequestView | LockedRequestView>;
+  /** The password checked (throttled) and a grant for the page (null for an open request). */
+  unlockRequest: UseCase<RequestKey, { request: PublicRequestView; grant: ShareGrant | null }>;
+  /**
+   * One file into the request's folder, counted against the owner's maxima and the request's, exactly: gone when the
+   * request is closed, expired or full; unsupported_media_type for a type it does not take; payload_too_large past
+   * `maxFileBytes` or the bytes it has left; limit_reached (without figures) when the owner has no room.
+   */
+  receiveFile: UseCase<
+    RequestKey &
+      Sender & {
+        filename: string;
+        mime: string | undefined;
+        content: AsyncIterable<Uint8Array>;
+        deliver?: (file: ReceivedFileView) => Promise<boolean>;
+      },
+    ReceivedFileView
+  >;
+  /** A resumable upload into the request, checked as receiveFile; its whole length is taken of the request's room now. */
+  createRequestUpload: UseCase<
+    RequestKey & Sender & { length: number; filename: string; mime: string | undefined },
+    ResumableUploadState
+  >;
   // search and usage
   search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchHits>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;

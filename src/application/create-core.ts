@@ -70,6 +70,15 @@ import { CreateUpload } from './uploads/create-upload.js';
 import { AppendUpload } from './uploads/append-upload.js';
 import { GetUpload } from './uploads/get-upload.js';
 import { TerminateUpload } from './uploads/terminate-upload.js';
+import { CreateRequest } from './requests/create-request.js';
+import { ListRequests } from './requests/list-requests.js';
+import { GetRequest } from './requests/get-request.js';
+import { UpdateRequest } from './requests/update-request.js';
+import { DeleteRequest } from './requests/delete-request.js';
+import { GetPublicRequest } from './requests/get-public-request.js';
+import { UnlockRequest } from './requests/unlock-request.js';
+import { ReceiveFile } from './requests/receive-file.js';
+import { CreateRequestUpload } from './requests/create-request-upload.js';
 
 /** Builds every use case on the given ports. The composition root and embedding hosts both come through here. */
 export function createCore(p: Ports): Core {
@@ -131,6 +140,15 @@ export function createCore(p: Ports): Core {
     unlockShare: new UnlockShare(p),
     openShareContent: new OpenShareContent(p),
     openShareArchive: new OpenShareArchive(p),
+    createRequest: new CreateRequest(p),
+    listRequests: new ListRequests(p),
+    getRequest: new GetRequest(p),
+    updateRequest: new UpdateRequest(p),
+    deleteRequest: new DeleteRequest(p),
+    getPublicRequest: new GetPublicRequest(p),
+    unlockRequest: new UnlockRequest(p),
+    receiveFile: new ReceiveFile(p),
+    createRequestUpload: new CreateRequestUpload(p),
     search: new Search(p),
     getUsage: new GetUsage(p),
     listUsers: new ListUsers(p),

@@ -27,6 +27,16 @@ export interface FileView {
   createdAt: string;
   updatedAt: string;
   shareId: string | null;
+  /** How it came, when someone sent it through a file request (its owner sees it; readers through a share do not). */
+  request: ReceivedView | null;
+}
+
+/** Who sent a file through a file request, and when. */
+export interface ReceivedView {
+  id: string;
+  uploaderName: string | null;
+  note: string | null;
+  receivedAt: string;
 }
 
 export interface FolderView {
@@ -192,7 +202,12 @@ export function fileView(file: StoredFile, shareId: string | null): FileView {
     createdAt: iso(file.createdAt),
     updatedAt: iso(file.updatedAt),
     shareId,
+    request: file.request ? receivedView(file.request) : null,
   };
+}
+
+function receivedView(from: NonNullable<StoredFile['request']>): ReceivedView {
+  return { id: from.requestId, uploaderName: from.uploaderName, note: from.note, receivedAt: iso(from.receivedAt) };
 }
 
 export function folderView(
@@ -295,5 +310,7 @@ export function meView(user: User, mfa: MfaView): MeView {
  * null. The owner (no share) sees everything.
  */
 export function seenThrough(view: FileView, share: Share | null): FileView {
-  return share === null || share.type === 'folder' ? view : { ...view, folderId: null };
+  if (share === null) return view;
+  // Who sent a file to its owner is the owner's to know, not a share reader's.
+  return share.type === 'folder' ? { ...view, request: null } : { ...view, folderId: null, request: null };
 }

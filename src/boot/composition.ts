@@ -15,6 +15,7 @@ import {
   InstanceLeases,
   PasswordHasher,
   PasteRepository,
+  RequestRepository,
   Ports,
   ShareRepository,
   Throttle,
@@ -48,6 +49,7 @@ import {
   MemoryFolderRepository,
   MemoryInstanceLeases,
   MemoryPasteRepository,
+  MemoryRequestRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemorySecondFactorRepository,
@@ -68,6 +70,7 @@ import {
   MongoFolderRepository,
   MongoInstanceLeases,
   MongoPasteRepository,
+  MongoRequestRepository,
   MongoShareRepository,
   MongoTokenRepository,
   MongoSecondFactorRepository,
@@ -147,6 +150,7 @@ const PORT_TOKENS = {
   passkeys: PasskeyRepository,
   webauthnChallenges: WebAuthnChallengeRepository,
   webauthn: WebAuthn,
+  requests: RequestRepository,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -168,6 +172,7 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   MfaChallengeRepository,
   PasskeyRepository,
   WebAuthnChallengeRepository,
+  RequestRepository,
   BlobStore,
 ];
 
@@ -180,6 +185,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(FolderRepository).to(MemoryFolderRepository).inSingletonScope();
   container.bind(CollectionRepository).to(MemoryCollectionRepository).inSingletonScope();
   container.bind(PasteRepository).to(MemoryPasteRepository).inSingletonScope();
+  container.bind(RequestRepository).to(MemoryRequestRepository).inSingletonScope();
   container.bind(ShareRepository).to(MemoryShareRepository).inSingletonScope();
   container.bind(UploadSessionRepository).to(MemoryUploadSessionRepository).inSingletonScope();
   container.bind(UsageCounter).to(MemoryUsageCounter).inSingletonScope();
@@ -214,6 +220,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<FolderRepository>(container, FolderRepository, MongoFolderRepository);
   bindGuarded<CollectionRepository>(container, CollectionRepository, MongoCollectionRepository);
   bindGuarded<PasteRepository>(container, PasteRepository, MongoPasteRepository);
+  bindGuarded<RequestRepository>(container, RequestRepository, MongoRequestRepository);
   bindGuarded<ShareRepository>(container, ShareRepository, MongoShareRepository);
   bindGuarded<UploadSessionRepository>(container, UploadSessionRepository, MongoUploadSessionRepository);
   bindGuarded<UsageCounter>(container, UsageCounter, MongoUsageCounter);

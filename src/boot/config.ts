@@ -81,6 +81,7 @@ const LIMIT_DEFAULTS: Limits = {
   collections: 100,
   shares: 1_000,
   tokens: 20,
+  requests: 100,
 };
 
 /** LIMIT_STORAGE, LIMIT_FILES, …: one variable per kind, named after it. */

@@ -8,7 +8,11 @@ import type { UserType } from './user.js';
 export interface Actor {
   userId: string;
   userType: UserType;
-  via: TokenType;
+  /**
+   * `request`: someone without an account sending a file through a file request (`tokenId` is the request's id); such
+   * an actor is made only inside the core, for uploads into the request's folder, and may do nothing else.
+   */
+  via: TokenType | 'request';
   tokenId: string;
   /**
    * The user's own maxima, read with the token (one read establishes who calls and what they may hold). Every limit
@@ -24,6 +28,7 @@ export type UploaderAction = typeof UPLOADER_ACTIONS extends Set<infer A> ? A : 
 /** Guards every use case: an uploader token passes only for its four actions. */
 export function assertMay(actor: Actor, action: string): void {
   if (actor.via === 'session') return;
+  if (actor.via === 'request' && action !== 'file.upload') throw forbidden('An uploader of a file request may only send files');
   if (!UPLOADER_ACTIONS.has(action as UploaderAction)) {
     throw forbidden('An API token cannot be used for this operation');
   }

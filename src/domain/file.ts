@@ -1,3 +1,5 @@
+import type { ReceivedFrom } from './file-request.js';
+
 export interface StoredFile {
   id: string;
   ownerId: string;
@@ -11,6 +13,8 @@ export interface StoredFile {
   uploaderTokenId: string | null;
   /** 'utf-8' when the type is text and every byte was valid UTF-8 (served with that charset); null otherwise. */
   charset: 'utf-8' | null;
+  /** How it came when someone sent it through a file request; absent or null otherwise. */
+  request?: ReceivedFrom | null;
   createdAt: Date;
   updatedAt: Date;
 }

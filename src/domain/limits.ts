@@ -12,6 +12,7 @@ export const LIMIT_UNITS = {
   collections: 'items',
   shares: 'items',
   tokens: 'items',
+  requests: 'items',
 } as const satisfies Record<string, 'bytes' | 'items'>;
 export type LimitKind = keyof typeof LIMIT_UNITS;
 export const LIMIT_KINDS = Object.freeze(Object.keys(LIMIT_UNITS) as LimitKind[]);

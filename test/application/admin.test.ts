@@ -11,6 +11,7 @@ const zeroUsage = {
   collections: { current: 0, max: TEST_LIMITS.collections },
   shares: { current: 0, max: TEST_LIMITS.shares },
   tokens: { current: 0, max: TEST_LIMITS.tokens },
+  requests: { current: 0, max: TEST_LIMITS.requests },
 };
 
 /** Every admin operation, called by `actor` on `targetId`. */
@@ -278,7 +279,7 @@ async function seed(ports: Ports, ownerId: string, tag: string): Promise<string>
   };
   await ports.shares.insert({ ...share, id: ports.ids.newShareId(), type: 'file', itemId: file.id });
   await ports.shares.insert({ ...share, id: ports.ids.newShareId(), type: 'paste', itemId: paste.id });
-  await ports.usage.set(ownerId, { storage: blob.size + tag.length, files: 1, folders: 1, pastes: 1, collections: 1, shares: 2, tokens: 0 });
+  await ports.usage.set(ownerId, { storage: blob.size + tag.length, files: 1, folders: 1, pastes: 1, collections: 1, shares: 2, tokens: 0, requests: 0 });
   return blob.key;
 }
 
@@ -306,7 +307,7 @@ describe('deleteUser', () => {
     expect(await ports.tokens.listByUser(alice.userId, 'uploader')).toEqual([]);
     expect(await ports.tokens.findById(api.id)).toBeNull();
     expect(await ports.usage.get(alice.userId)).toEqual({
-      storage: 0, files: 0, folders: 0, pastes: 0, collections: 0, shares: 0, tokens: 0,
+      storage: 0, files: 0, folders: 0, pastes: 0, collections: 0, shares: 0, tokens: 0, requests: 0,
     });
     expect((await failure(ctx.core.authenticate.execute({ token: alice.token }))).code).toBe('unauthorized');
     expect((await failure(ctx.core.authenticate.execute({ token: api.token }))).code).toBe('unauthorized');

@@ -11,9 +11,14 @@ const WEB_SRC = 'web/src';
  * lives in `common/`. A page never reaches into the other (else one page's first load would carry the other's
  * code), and `common/` belongs to neither.
  */
-const ROOMS = ['share', 'dash', 'common'] as const;
+const ROOMS = ['share', 'dash', 'request', 'common'] as const;
 type Room = (typeof ROOMS)[number];
-const MAY_IMPORT: Record<Room, readonly Room[]> = { share: ['share', 'common'], dash: ['dash', 'common'], common: ['common'] };
+const MAY_IMPORT: Record<Room, readonly Room[]> = {
+  share: ['share', 'common'],
+  dash: ['dash', 'common'],
+  request: ['request', 'common'],
+  common: ['common'],
+};
 
 interface WebFile {
   /** Relative to the project root, with forward slashes: `web/src/dash/app.tsx`. */
@@ -37,7 +42,7 @@ function violations(files: WebFile[]): string[] {
   for (const file of files) {
     const from = roomOf(file.path);
     if (from === null) {
-      out.push(`${file.path}: outside share/, dash/ and common/`);
+      out.push(`${file.path}: outside share/, dash/, request/ and common/`);
       continue;
     }
     const specifiers = new Set(SPECIFIERS.flatMap((pattern) => [...file.text.matchAll(pattern)].map((m) => m[1]!)));
@@ -69,7 +74,9 @@ describe('the web rooms', () => {
   it('hold every file under web/src: the share page, the dashboard and what they share, neither using the other', () => {
     const files = webSources();
     for (const room of ROOMS) expect(files.some((f) => roomOf(f.path) === room), room).toBe(true);
-    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining(['web/src/share/main.tsx', 'web/src/dash/main.tsx']));
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['web/src/share/main.tsx', 'web/src/dash/main.tsx', 'web/src/request/main.tsx']),
+    );
     const found = violations(files);
     expect(found, `Out of place:\n${found.join('\n')}`).toEqual([]);
   });
@@ -82,6 +89,7 @@ describe('the web rooms', () => {
         file('web/src/share/bad.tsx', "import { api } from '../dash/api.js';", "import '../dash/dash.css';"),
         file('web/src/dash/bad.tsx', 'import {', '  A,', "} from '../share/app.js';", "const m = await import('../share/x.js');"),
         file('web/src/common/bad.ts', "export { y } from '../dash/routes.js';", "import { z } from '../loose.js';"),
+        file('web/src/request/bad.tsx', "import { FileList } from '../share/file-list.js';", "import { api } from '../dash/api.js';"),
         file(
           'web/src/dash/files/good.tsx',
           "import { formatSize } from '../../common/format.js';",
@@ -92,13 +100,15 @@ describe('the web rooms', () => {
         file('web/src/common/good.ts', "import { a } from './code/code-view.js';", "const b = await import('./pdf/x.js');"),
       ]),
     ).toEqual([
-      'web/src/loose.ts: outside share/, dash/ and common/',
+      'web/src/loose.ts: outside share/, dash/, request/ and common/',
       "web/src/share/bad.tsx: imports '../dash/api.js' (share/ uses only share/ and common/)",
       "web/src/share/bad.tsx: imports '../dash/dash.css' (share/ uses only share/ and common/)",
       "web/src/dash/bad.tsx: imports '../share/app.js' (dash/ uses only dash/ and common/)",
       "web/src/dash/bad.tsx: imports '../share/x.js' (dash/ uses only dash/ and common/)",
       "web/src/common/bad.ts: imports '../dash/routes.js' (common/ uses only common/)",
       "web/src/common/bad.ts: imports '../loose.js' (common/ uses only common/)",
+      "web/src/request/bad.tsx: imports '../share/file-list.js' (request/ uses only request/ and common/)",
+      "web/src/request/bad.tsx: imports '../dash/api.js' (request/ uses only request/ and common/)",
     ]);
   });
 });

@@ -9,6 +9,7 @@ import {
   MemoryMfaChallengeRepository,
   MemoryPasskeyRepository,
   MemoryPasteRepository,
+  MemoryRequestRepository,
   MemorySecondFactorRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
@@ -27,6 +28,7 @@ import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { requestRepositoryContract } from './request-repository.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -50,6 +52,7 @@ fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileReposit
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());
 pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepository());
+requestRepositoryContract('MemoryRequestRepository', async () => new MemoryRequestRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLeases());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());

@@ -17,6 +17,7 @@ import {
   MongoMfaChallengeRepository,
   MongoPasskeyRepository,
   MongoPasteRepository,
+  MongoRequestRepository,
   MongoSecondFactorRepository,
   MongoShareRepository,
   MongoTokenRepository,
@@ -37,6 +38,7 @@ import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { requestRepositoryContract } from './request-repository.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -126,6 +128,7 @@ describe.skipIf(!target)('MongoDB adapters', () => {
   folderRepositoryContract('MongoFolderRepository', onFreshDb((db) => new MongoFolderRepository(db)));
   collectionRepositoryContract('MongoCollectionRepository', onFreshDb((db) => new MongoCollectionRepository(db)));
   pasteRepositoryContract('MongoPasteRepository', onFreshDb((db) => new MongoPasteRepository(db)));
+  requestRepositoryContract('MongoRequestRepository', onFreshDb((db) => new MongoRequestRepository(db)));
   shareRepositoryContract('MongoShareRepository', onFreshDb((db) => new MongoShareRepository(db)));
   instanceLeasesContract('MongoInstanceLeases', onFreshDb((db) => new MongoInstanceLeases(db)));
   usageCounterContract('MongoUsageCounter', onFreshDb((db) => new MongoUsageCounter(db)));

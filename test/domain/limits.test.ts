@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Limits } from '../../src/domain/index.js';
 import { effectiveLimits, fits, isValidLimitValue, LIMIT_KINDS, limitReached } from '../../src/domain/index.js';
 
-const defaults: Limits = { storage: 1000, files: 10, folders: 10, pastes: 10, collections: 10, shares: 10, tokens: 5 };
+const defaults: Limits = { storage: 1000, files: 10, folders: 10, pastes: 10, collections: 10, shares: 10, tokens: 5, requests: 5 };
 
 describe('effectiveLimits', () => {
   it('is the defaults when there are no overrides', () => {

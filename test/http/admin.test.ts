@@ -13,7 +13,7 @@ beforeEach(async () => {
   alice = await t.user('alice');
 });
 
-const COUNTS = ['files', 'folders', 'pastes', 'collections', 'shares', 'tokens'] as const;
+const COUNTS = ['files', 'folders', 'pastes', 'collections', 'shares', 'tokens', 'requests'] as const;
 
 function expectUsageRecord(record: Record<string, { current: unknown; max: unknown }>): void {
   expect(typeof record['storage']!.current).toBe('string');

@@ -30,6 +30,7 @@ describe('POST /api/file', () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
       shareId: null,
+      request: null,
     });
     expect((await usage(alice)).storage.current).toBe('11');
   });

@@ -19,5 +19,5 @@ export async function populate(core: Core, actor: Actor): Promise<Usage> {
   await core.addToCollection.execute({ actor, id: collection.id, fileId: file.id });
   await core.createShare.execute({ actor, type: 'file', id: file.id, password: null });
   await core.createApiToken.execute({ actor, name: 'sharex' });
-  return { storage: 15, files: 1, folders: 2, pastes: 1, collections: 1, shares: 1, tokens: 1 };
+  return { storage: 15, files: 1, folders: 2, pastes: 1, collections: 1, shares: 1, tokens: 1, requests: 0 };
 }

@@ -75,7 +75,7 @@ describe('reconcileUsage', () => {
 
 describe('the reconcile command', () => {
   it('formats one line per drifted user and a summary', () => {
-    const zero = { storage: 0, files: 0, folders: 0, pastes: 0, collections: 0, shares: 0, tokens: 0 };
+    const zero = { storage: 0, files: 0, folders: 0, pastes: 0, collections: 0, shares: 0, tokens: 0, requests: 0 };
     const lines = formatReport({
       checked: 3,
       fixed: false,

@@ -16,6 +16,7 @@ export const TEST_LIMITS: Limits = {
   collections: 100,
   shares: 100,
   tokens: 10,
+  requests: 10,
 };
 
 /** A clock the test moves by hand. */

@@ -139,6 +139,30 @@ export const searchBody = z.strictObject({
   recursive: z.boolean().default(false),
 });
 
+// File requests (routes/requests.ts). Byte maxima are decimal strings, as every size in the API.
+const positiveBytes = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/, 'must be a decimal string of bytes, at least 1')
+  .refine((s) => Number.isSafeInteger(Number(s)), 'is too large')
+  .transform(Number);
+const requestOptions = {
+  message: z.string().nullable().optional(),
+  password: z.string().nullable().optional(),
+  expiresAt: timestamp.nullable().optional(),
+  maxFiles: z.int().min(1).nullable().optional(),
+  maxBytes: positiveBytes.nullable().optional(),
+  maxFileBytes: positiveBytes.nullable().optional(),
+  allowedTypes: z.array(z.string()).nullable().optional(),
+  requireName: z.boolean().optional(),
+};
+export const requestCreateBody = z.strictObject({ name: z.string(), folderId: ref.optional(), ...requestOptions });
+export const requestUpdateBody = z.strictObject({
+  name: z.string().optional(),
+  folderId: id.optional(),
+  closed: z.boolean().optional(),
+  ...requestOptions,
+});
+
 const userType = z.enum(['admin', 'user']);
 const count = z.int().min(0).nullable();
 /** Storage is a byte count written as a decimal string, like everywhere else in the API. */

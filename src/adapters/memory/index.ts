@@ -8,6 +8,7 @@ import { MemoryFileRepository } from './memory-file-repository.js';
 import { MemoryFolderRepository } from './memory-folder-repository.js';
 import { MemoryInstanceLeases } from './memory-instance-leases.js';
 import { MemoryPasteRepository } from './memory-paste-repository.js';
+import { MemoryRequestRepository } from './memory-request-repository.js';
 import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUploadSessionRepository } from './memory-upload-session-repository.js';
@@ -26,6 +27,7 @@ export {
   MemoryFolderRepository,
   MemoryInstanceLeases,
   MemoryPasteRepository,
+  MemoryRequestRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUploadSessionRepository,

@@ -9,6 +9,7 @@ import { MongoFileRepository } from './mongo-file-repository.js';
 import { MongoInstanceLeases } from './mongo-instance-leases.js';
 import { MongoFolderRepository } from './mongo-folder-repository.js';
 import { MongoPasteRepository } from './mongo-paste-repository.js';
+import { MongoRequestRepository } from './mongo-request-repository.js';
 import { MongoShareRepository } from './mongo-share-repository.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUploadSessionRepository } from './mongo-upload-session-repository.js';
@@ -37,6 +38,7 @@ export {
   MongoFolderRepository,
   MongoInstanceLeases,
   MongoPasteRepository,
+  MongoRequestRepository,
   MongoShareRepository,
   MongoTokenRepository,
   MongoUploadSessionRepository,

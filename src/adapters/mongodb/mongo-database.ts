@@ -29,6 +29,8 @@ export const COLLECTIONS = {
   passkeys: 'passkeys',
   /** WebAuthn challenges handed out with options, 5 minutes each, taken once. */
   webauthnChallenges: 'webauthn_challenges',
+  /** File requests: links through which people without an account send files to an owner. */
+  requests: 'requests',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -121,6 +123,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { ownerId: 1, fileIds: 1 }, name: 'owner_files' },
   ],
   [COLLECTIONS.pastes]: [{ key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' }],
+  [COLLECTIONS.requests]: [{ key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' }],
   // Share ids are the `_id`, unique by construction; the second index allows one share per item.
   [COLLECTIONS.shares]: [
     { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { StoredFile } from '../../domain/index.js';
+import type { ReceivedFrom, StoredFile } from '../../domain/index.js';
 import type { FilePatch, FileRepository, FolderRef, NameKey } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { afterName, BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
@@ -19,6 +19,8 @@ interface FileDoc {
   uploaderTokenId?: string | null;
   /** Absent on files from before it was recorded: those are served without a charset, as they were. */
   charset?: 'utf-8' | null;
+  /** Only on files received through a file request. */
+  request?: ReceivedFrom;
   createdAt: Date;
   updatedAt: Date;
   /** The removal that claimed the file (indexed, sparse): set once, so only that removal counts it. */
@@ -37,6 +39,7 @@ function toDoc(file: StoredFile): FileDoc {
     blobKey: file.blobKey,
     uploaderTokenId: file.uploaderTokenId,
     charset: file.charset,
+    ...(file.request ? { request: { ...file.request, receivedAt: new Date(file.request.receivedAt) } } : {}),
     createdAt: new Date(file.createdAt),
     updatedAt: new Date(file.updatedAt),
   };
@@ -53,6 +56,7 @@ function toFile(doc: FileDoc): StoredFile {
     blobKey: doc.blobKey,
     uploaderTokenId: doc.uploaderTokenId ?? null,
     charset: doc.charset ?? null,
+    ...(doc.request ? { request: { ...doc.request, receivedAt: new Date(doc.request.receivedAt) } } : {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };

@@ -4,7 +4,7 @@ import type { Core, UsageDrift } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 
 type Port = Core['reconcileUsage'];
-type Deps = Pick<Ports, 'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage'>;
+type Deps = Pick<Ports, 'users' | 'tokens' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'usage' | 'requests'>;
 
 function differences(stored: Usage, actual: Usage): Partial<Usage> {
   const drift: Partial<Usage> = {};
@@ -42,13 +42,14 @@ export class ReconcileUsage implements Port {
 
   /** What the counters must say: the same units the use cases reserve (a paste's bytes count toward storage). */
   private async count(userId: string): Promise<Usage> {
-    const [files, folders, pastes, collections, shares, tokens] = await Promise.all([
+    const [files, folders, pastes, collections, shares, tokens, requests] = await Promise.all([
       this.p.files.listByOwner(userId),
       this.p.folders.listByOwner(userId),
       this.p.pastes.listByOwner(userId),
       this.p.collections.listByOwner(userId),
       this.p.shares.listByOwner(userId),
       this.p.tokens.listByUser(userId, 'uploader'),
+      this.p.requests.listByOwner(userId),
     ]);
     const bytes = (items: { size: number }[]) => items.reduce((sum, item) => sum + item.size, 0);
     return {
@@ -59,6 +60,7 @@ export class ReconcileUsage implements Port {
       collections: collections.length,
       shares: shares.length,
       tokens: tokens.length,
+      requests: requests.length,
     };
   }
 }

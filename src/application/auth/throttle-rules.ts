@@ -56,6 +56,11 @@ export const RULES = Object.freeze({
   unknownShare: rule('share-unknown-id', UNKNOWN_SHARE_LOOKUPS, UNKNOWN_SHARE_WINDOW_MS),
   passkeyLogin: rule('passkey-login-address', PASSKEY_LOGIN_FAILURES_PER_ADDRESS, GUESS_WINDOW_MS),
   passkeyOptions: rule('passkey-options-address', PASSKEY_OPTIONS_PER_ADDRESS, PASSKEY_OPTIONS_WINDOW_MS),
+  // File requests' passwords: the share passwords' figures, under names of their own.
+  requestPair: rule('request-password-address', GUESSES_PER_TARGET_AND_ADDRESS, GUESS_WINDOW_MS),
+  requestTarget: rule('request-password', GUESSES_PER_TARGET_PER_HOUR, TARGET_WINDOW_MS),
+  requestSpray: rule('request-password-address-requests', SPRAYED_TARGETS, GUESS_WINDOW_MS),
+  unknownRequest: rule('request-unknown-id', UNKNOWN_SHARE_LOOKUPS, UNKNOWN_SHARE_WINDOW_MS),
 });
 
 /**
@@ -93,6 +98,15 @@ export function codeKeys(userId: string, client?: string): GuessKeys {
 
 export function sharePasswordKeys(shareId: string, client?: string): GuessKeys {
   return guessKeys([RULES.sharePair, RULES.shareTarget, RULES.shareSpray], shareId, client);
+}
+
+export function requestPasswordKeys(requestId: string, client?: string): GuessKeys {
+  return guessKeys([RULES.requestPair, RULES.requestTarget, RULES.requestSpray], requestId, client);
+}
+
+/** Null without a client address: there is nobody to slow down. */
+export function unknownRequestKey(client?: string): ThrottleKey | null {
+  return client === undefined ? null : { rule: RULES.unknownRequest, id: client };
 }
 
 /** Null without a client address: there is nobody to slow down. */

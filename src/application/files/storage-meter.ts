@@ -81,6 +81,8 @@ export class StorageMeter {
     /** Every batch is reserved under this hold, which keeps it fresh while bytes keep arriving. */
     private readonly holdId: string,
     private readonly stallFlushMs = STALL_FLUSH_MS,
+    /** Takes each batch of another bound too, before the owner's storage (a file request's room); throws to refuse. */
+    private readonly alsoTake?: (amount: number) => Promise<void>,
   ) {}
 
   async *metered(content: AsyncIterable<Uint8Array>): AsyncGenerator<readonly Uint8Array[]> {
@@ -136,6 +138,7 @@ export class StorageMeter {
 
   private async reserve(amount: number): Promise<void> {
     const hold = { id: this.holdId, at: this.p.clock.now(), by: this.p.instance.id() };
+    if (this.alsoTake) await this.alsoTake(amount);
     if (!(await this.p.usage.reserve(this.userId, 'storage', amount, this.maxStorage, hold))) {
       throw await refusal(this.p, this.userId, 'storage', this.maxStorage);
     }

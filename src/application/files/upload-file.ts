@@ -1,4 +1,4 @@
-import type { StoredFile } from '../../domain/index.js';
+import type { ReceivedFrom, StoredFile } from '../../domain/index.js';
 import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
@@ -9,6 +9,13 @@ import { admitUpload, tooManyUploads } from './upload-request.js';
 import { Utf8Check } from './utf8-check.js';
 
 type Port = Core['uploadFile'];
+
+/** An upload through a file request: its own byte cap, its room taken batch by batch, and how it came. */
+export interface Intake {
+  maxFileBytes: number | null;
+  takeBytes: (amount: number) => Promise<void>;
+  from: ReceivedFrom;
+}
 type Deps = Pick<Ports, 'users' | 'settings' | 'ids' | 'clock' | 'instance'> & LandingDeps;
 
 /**
@@ -20,7 +27,14 @@ type Deps = Pick<Ports, 'users' | 'settings' | 'ids' | 'clock' | 'instance'> & L
 export class UploadFile implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, folderId, name, filename, mime, content, deliver, share }: Parameters<Port['execute']>[0]) {
+  execute(input: Parameters<Port['execute']>[0]) {
+    return this.receive(input, null);
+  }
+
+  async receive(
+    { actor, folderId, name, filename, mime, content, deliver, share }: Parameters<Port['execute']>[0],
+    intake: Intake | null,
+  ) {
     // Judged before any byte is taken, so a bad option or folder costs the client nothing.
     const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
     const limits = limitsOf(this.p, actor);
@@ -41,7 +55,8 @@ export class UploadFile implements Port {
       }
     }
 
-    const meter = new StorageMeter(this.p, actor.userId, limits.storage, this.p.settings.maxUploadBytes, id);
+    const cap = Math.min(this.p.settings.maxUploadBytes, intake?.maxFileBytes ?? Infinity);
+    const meter = new StorageMeter(this.p, actor.userId, limits.storage, cap, id, undefined, intake?.takeBytes);
     const fileMime = normalizeMime(mime);
     // Text is checked as it streams by, so it can be served with its charset; other bytes go through untouched.
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
@@ -69,6 +84,7 @@ export class UploadFile implements Port {
       blobKey: blob.key,
       uploaderTokenId: uploaderTokenOf(actor),
       charset: utf8?.end() ? 'utf-8' : null,
+      ...(intake ? { request: { ...intake.from, receivedAt: now } } : {}),
       createdAt: now,
       updatedAt: now,
     };

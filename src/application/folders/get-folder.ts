@@ -40,7 +40,9 @@ export class GetFolder implements Port {
       this.p.shares.idsForItems('folder', folderIds),
       this.p.shares.idsForItems('file', files.map((f) => f.id)),
     ]);
-    const tree = new TreeBuilder(descendants, files, folderShares, fileShares).build(folder);
+    // Who sent a file through a file request is its owner's to know, not a share reader's.
+    const seen = through ? files.map((file) => ({ ...file, request: null })) : files;
+    const tree = new TreeBuilder(descendants, seen, folderShares, fileShares).build(folder);
     // The shared folder's parent lies outside the share; every other id in the tree lies inside it.
     return through?.itemId === folder.id ? { ...tree, parentId: null } : tree;
   }

@@ -12,7 +12,7 @@ const BATCH = 200;
  * only while still expired, so an append that renewed it in the meantime wins.
  */
 export class SweepExpiredUploads implements Port {
-  constructor(private readonly p: Pick<Ports, 'uploads' | 'blobs' | 'usage' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'uploads' | 'blobs' | 'usage' | 'clock' | 'requests'>) {}
 
   async execute() {
     const now = this.p.clock.now();

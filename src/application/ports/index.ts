@@ -11,6 +11,7 @@ import type { OneTimeCodes } from './one-time-codes.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { PasskeyRepository } from './passkeys.js';
 import type { PasteRepository } from './paste-repository.js';
+import type { RequestRepository } from './request-repository.js';
 import type { SecondFactorRepository } from './second-factors.js';
 import type { CoreSettings } from './settings.js';
 import type { ShareRepository } from './share-repository.js';
@@ -39,6 +40,7 @@ export * from './page-keys.js';
 export * from './password-hasher.js';
 export * from './passkeys.js';
 export * from './paste-repository.js';
+export * from './request-repository.js';
 export * from './second-factors.js';
 export * from './settings.js';
 export * from './share-repository.js';
@@ -80,4 +82,5 @@ export interface Ports {
   passkeys: PasskeyRepository;
   webauthnChallenges: WebAuthnChallengeRepository;
   webauthn: WebAuthn;
+  requests: RequestRepository;
 }

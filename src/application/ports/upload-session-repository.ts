@@ -33,6 +33,11 @@ export interface UploadSession {
   filename: string;
   mime: string | null;
   share: PendingShare | null;
+  /**
+   * An upload through a file request: the request, who sends it and their note. Its whole length was taken of the
+   * request's room at creation, and goes back if the upload ends without a file. Absent or null otherwise.
+   */
+  request?: { id: string; uploaderName: string | null; note: string | null } | null;
   createdAt: Date;
   /** Idle expiry: every append moves it. */
   expiresAt: Date;

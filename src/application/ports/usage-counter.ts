@@ -22,7 +22,7 @@ export interface Hold {
 }
 
 /** The records whose create and delete are tasks of their own (a hold named by the record's id). */
-export type RecordKind = 'folder' | 'paste' | 'share' | 'collection' | 'token';
+export type RecordKind = 'folder' | 'paste' | 'share' | 'collection' | 'token' | 'request';
 
 /**
  * Unfinished work a hold stands for other than an upload (which is a hold without a task): a removal, begun with an

@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/index.js';
-import { DomainError, assertMay, isDomainError } from '../../domain/index.js';
+import { DomainError, assertMay, isDomainError, requestGone, requestState } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { StorageMeter } from '../files/storage-meter.js';
 import { tooManyUploads } from '../files/upload-request.js';
@@ -7,10 +7,11 @@ import type { Ports, UploadSession } from '../ports/index.js';
 import { limitsOf } from '../usage/usage-limits.js';
 import { finishUpload, type FinishDeps } from './finish-upload.js';
 import { releaseSession } from './release-session.js';
+import { requestActor } from '../requests/request-access.js';
 import { appendMiss, offsetConflict, ownedUpload, stateOf } from './upload-state.js';
 
 type Port = Core['appendUpload'];
-type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'instance'> & FinishDeps;
+type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'instance' | 'requests'> & FinishDeps;
 
 /**
  * Adds bytes at the offset the client names. Each append writes its bytes as a blob of its own, metered against the
@@ -22,11 +23,12 @@ type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'cl
 export class AppendUpload implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, id, offset, content }: Parameters<Port['execute']>[0]) {
-    assertMay(actor, 'file.upload');
-    const { session, state } = await ownedUpload(this.p, actor, id);
+  async execute({ actor: caller, id, offset, content }: Parameters<Port['execute']>[0]) {
+    if (caller) assertMay(caller, 'file.upload');
+    const { session, state } = await ownedUpload(this.p, caller, id);
     if (state.offset !== offset) throw offsetConflict(state.offset, offset);
     if (!session) return drained(content, state);
+    const actor = session.request ? await this.uploader(session) : caller!;
     if (session.offset === session.length) return this.complete(session, actor, content);
 
     const holdId = this.p.ids.newId();
@@ -64,6 +66,20 @@ export class AppendUpload implements Port {
       if (isDomainError(err) && err.code === 'limit_reached') await this.end(id);
       throw isDomainError(err) && err.code === 'payload_too_large' ? pastTheEnd(session.length) : err;
     }
+  }
+
+  /**
+   * An upload through a file request goes on as the request's uploader (the owner's counts and maxima), only while
+   * the request still takes files: closed, expired or deleted meanwhile, the upload ends and gives everything back.
+   */
+  private async uploader(session: UploadSession) {
+    const request = await this.p.requests.findById(session.request!.id);
+    const state = request ? requestState(request, this.p.clock.now()) : 'closed';
+    if (state === 'closed' || state === 'expired') {
+      await this.end(session.id);
+      throw requestGone(state);
+    }
+    return requestActor(this.p, session.ownerId, session.request!.id);
   }
 
   /**

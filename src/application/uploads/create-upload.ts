@@ -19,7 +19,19 @@ type Deps = Pick<Ports, 'uploads' | 'users' | 'usage' | 'settings' | 'ids' | 'cl
 export class CreateUpload implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, length, folderId, name, filename, mime, share }: Parameters<Port['execute']>[0]) {
+  execute(input: Parameters<Port['execute']>[0]) {
+    return this.start(input, null);
+  }
+
+  /**
+   * `request`: an upload through a file request. Its room is the caller's to give back until the session stands
+   * (`stored` is called then); from there on the session gives it back when it ends without a file.
+   */
+  async start(
+    { actor, length, folderId, name, filename, mime, share }: Parameters<Port['execute']>[0],
+    request: UploadSession['request'],
+    stored?: () => void,
+  ) {
     if (!Number.isSafeInteger(length) || length < 0) throw badRequest('Upload-Length must be a whole number of bytes');
     const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
     const maxBytes = this.p.settings.maxUploadBytes;
@@ -49,6 +61,7 @@ export class CreateUpload implements Port {
       filename,
       mime: normalizeMime(mime),
       share: pending ? withoutUndefined(pending) : null,
+      ...(request ? { request } : {}),
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.p.settings.resumableIdleMs),
     };
@@ -62,6 +75,7 @@ export class CreateUpload implements Port {
       await Promise.allSettled([this.p.usage.releaseHold(actor.userId, session.id)]);
       throw err;
     }
+    stored?.();
     if (length === 0) return finishUpload(this.p, actor, session);
     return stateOf(session);
   }

@@ -5,9 +5,10 @@ import { landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
 import { Utf8Check } from '../files/utf8-check.js';
 import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
 import { checkedParts } from './checked-parts.js';
+import { giveBackRequestRoom } from './release-session.js';
 import { appendMiss, offsetConflict } from './upload-state.js';
 
-export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock' | 'instance'>;
+export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock' | 'instance' | 'requests'>;
 
 const keysOf = (parts: readonly UploadPart[]) => parts.map((part) => part.key);
 
@@ -45,6 +46,7 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
     await undoUpload(p, taken.ownerId, taken.id, null);
+    await giveBackRequestRoom(p, taken);
     throw err;
   }
   const now = p.clock.now();
@@ -58,13 +60,24 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     blobKey: blob.key,
     uploaderTokenId: taken.uploaderTokenId,
     charset: isTextual(taken.mime ?? '') && (await isUtf8(p, blob.key)) ? 'utf-8' : null,
+    ...(taken.request ? { request: { ...receipt(taken.request), receivedAt: now } } : {}),
     createdAt: now,
     updatedAt: now,
   };
-  const view = await landFile(p, { actor, file, share: taken.share });
+  // A landing that fails takes back the bytes and counts; the request's room goes back with them.
+  const view = await landFile(p, { actor, file, share: taken.share }).catch(async (err: unknown) => {
+    await giveBackRequestRoom(p, taken);
+    throw err;
+  });
   const { id, length } = taken;
   return { id, length, offset: length, expiresAt: null, fileId: view.id, shareId: view.shareId };
 }
+
+const receipt = ({ id, uploaderName, note }: NonNullable<UploadSession['request']>) => ({
+  requestId: id,
+  uploaderName,
+  note,
+});
 
 /**
  * One blob of the parts in order. A single part is that blob already; more are joined by the store (parts are written

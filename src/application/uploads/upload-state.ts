@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/index.js';
-import { DomainError, badRequest, conflict, mayShareItem, notFound } from '../../domain/index.js';
+import { DomainError, badRequest, conflict, mayShareItem, notFound, unauthorized } from '../../domain/index.js';
 import type { ResumableUploadState } from '../contract.js';
 import { MAX_UPLOAD_PARTS, type Ports, type UploadSession } from '../ports/index.js';
 
@@ -19,21 +19,47 @@ export function stateOf(session: UploadSession): ResumableUploadState {
  */
 export async function ownedUpload(
   p: Pick<Ports, 'uploads' | 'files' | 'shares' | 'clock'>,
-  actor: Actor,
+  actor: Actor | null,
   id: string,
 ): Promise<{ session: UploadSession | null; state: ResumableUploadState }> {
   const session = await p.uploads.findById(id);
-  if (session && session.ownerId === actor.userId) {
+  if (session && reaches(actor, session)) {
     if (!isLive(session, p.clock.now())) throw uploadGone();
     return { session, state: stateOf(session) };
   }
   const file = session ? null : await p.files.findById(id);
+  if (!actor) {
+    // The uploader of a file request learns that their own upload completed (its id is theirs), and nothing more.
+    if (!file?.request) throw unauthorized();
+    return { session: null, state: { id, length: file.size, offset: file.size, expiresAt: null, fileId: file.id, shareId: null } };
+  }
   // An uploader token learns only of what it uploaded itself, as everywhere (mayShareItem): not of the user's other
   // files, nor of the shares they made of them.
   if (!file || file.ownerId !== actor.userId || !mayShareItem(actor, file)) throw notFound('Upload');
   const length = file.size;
   const shareId = (await p.shares.findByItem('file', file.id))?.id ?? null;
   return { session: null, state: { id, length, offset: length, expiresAt: null, fileId: file.id, shareId } };
+}
+
+/**
+ * Who may go on with an upload: its owner; and, for an upload through a file request, whoever holds its address
+ * (its 128 random bits, handed only to the uploader who created it), with or without a credential. Without one,
+ * any other upload is unauthorized, as it was before a credential was looked at.
+ */
+function reaches(actor: Actor | null, session: UploadSession): boolean {
+  return session.request ? true : actor !== null && session.ownerId === actor.userId;
+}
+
+/** The unfinished upload the caller may end; not_found for anything else (unauthorized without a credential). */
+export async function reachableSession(
+  p: Pick<Ports, 'uploads'>,
+  actor: Actor | null,
+  id: string,
+): Promise<UploadSession> {
+  const session = await p.uploads.findById(id);
+  if (session && reaches(actor, session)) return session;
+  if (!actor) throw unauthorized();
+  throw notFound('Upload');
 }
 
 /** Why an append's conditional update missed: the session went (ended, expired) or another append moved it. */

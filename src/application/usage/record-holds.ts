@@ -4,7 +4,7 @@ import { limitsOf, refusal } from './usage-limits.js';
 
 type Amounts = Partial<Record<LimitKind, number>>;
 export type HeldDeps = Pick<Ports, 'usage' | 'settings' | 'instance' | 'clock'>;
-export type RecordDeps = Pick<Ports, 'usage' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens'>;
+export type RecordDeps = Pick<Ports, 'usage' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'requests'>;
 
 /** How one small record's create goes, between taking its counts and handing them to it. */
 export interface HeldCreate<T> {
@@ -156,6 +156,8 @@ export async function removeRecord(p: RecordDeps, record: RecordKind, id: string
       return p.tokens.delete(id);
     case 'folder':
       return (await p.folders.deleteMany([id])) > 0;
+    case 'request':
+      return (await p.requests.delete(id)) !== null;
   }
 }
 
@@ -172,6 +174,8 @@ export async function recordExists(p: RecordDeps, userId: string, record: Record
       return (await p.collections.findById(id))?.ownerId === userId;
     case 'token':
       return (await p.tokens.findById(id))?.userId === userId;
+    case 'request':
+      return (await p.requests.findById(id))?.ownerId === userId;
   }
 }
 

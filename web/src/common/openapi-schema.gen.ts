@@ -936,6 +936,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your file requests
+         * @description A session token; an uploader (API) token is 403.
+         */
+        get: operations["getApiRequest"];
+        put?: never;
+        /**
+         * Create a file request
+         * @description A session token; an uploader (API) token is 403.
+         */
+        post: operations["postApiRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/request/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file request of yours
+         * @description A session token; an uploader (API) token is 403.
+         */
+        get: operations["getApiRequestId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file request (its files stay)
+         * @description A session token; an uploader (API) token is 403.
+         */
+        delete: operations["deleteApiRequestId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, close or reopen a file request
+         * @description A session token; an uploader (API) token is 403.
+         */
+        patch: operations["patchApiRequestId"];
+        trace?: never;
+    };
+    "/api/request/{id}/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a file request asks for (for uploaders; no credential)
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getApiRequestIdPublic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/request/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a file to a file request (no credential)
+         * @description Public; a token that is sent must be valid.
+         */
+        post: operations["postApiRequestIdFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -1228,6 +1320,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/r/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page of a file request, where people send files
+         * @description Public. A protected file request opens with the grant cookie `coffer_request` that POST /r/{id}/unlock set.
+         */
+        get: operations["getRId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock a protected file request for its page: what it asks for, and a grant cookie
+         * @description Public; a token that is sent must be valid.
+         */
+        post: operations["postRIdUnlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/r/{id}/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tus 1.0 creation of an upload into this file request, for its page (the grant instead of a password)
+         * @description Public. A protected file request opens with the grant cookie `coffer_request` that POST /r/{id}/unlock set.
+         */
+        post: operations["postRIdTus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -1300,6 +1452,26 @@ export interface paths {
          * @description Public; a token that is sent must be valid.
          */
         get: operations["getPastes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the dashboard (the front end's shell)
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1445,6 +1617,15 @@ export interface components {
             /** @description ISO 8601, UTC, with milliseconds */
             updatedAt: string;
             shareId: string | null;
+            /** @description How the file came through a file request: always present, null on every other file and through a share */
+            request: {
+                /** @description the file request it came through */
+                id: string;
+                uploaderName: string | null;
+                note: string | null;
+                /** @description ISO 8601, UTC, with milliseconds */
+                receivedAt: string;
+            } | null;
             url?: string;
         };
         Folder: {
@@ -1476,6 +1657,15 @@ export interface components {
             /** @description ISO 8601, UTC, with milliseconds */
             updatedAt: string;
             shareId: string | null;
+            /** @description How the file came through a file request: always present, null on every other file and through a share */
+            request: {
+                /** @description the file request it came through */
+                id: string;
+                uploaderName: string | null;
+                note: string | null;
+                /** @description ISO 8601, UTC, with milliseconds */
+                receivedAt: string;
+            } | null;
             url?: string;
             /** @description the folders that hold the hit, from the top level down; empty at the top level */
             path: {
@@ -1618,6 +1808,10 @@ export interface components {
                 current: number;
                 max: number;
             };
+            requests: {
+                current: number;
+                max: number;
+            };
         };
         Mfa: {
             /** @description TOTP is on */
@@ -1660,6 +1854,10 @@ export interface components {
                 max: number;
             };
             tokens: {
+                current: number;
+                max: number;
+            };
+            requests: {
                 current: number;
                 max: number;
             };
@@ -1835,6 +2033,55 @@ export interface components {
              */
             persistence: "mongodb" | "embedded" | "memory";
         };
+        Request: {
+            id: string;
+            name: string;
+            message: string | null;
+            folderId: string;
+            protected: boolean;
+            expiresAt: string | null;
+            maxFiles: number | null;
+            maxBytes: string | null;
+            maxFileBytes: string | null;
+            allowedTypes: string[];
+            requireName: boolean;
+            files: number;
+            /** @description a decimal string of bytes */
+            bytes: string;
+            /** @enum {string} */
+            state: "active" | "expired" | "full" | "closed";
+            /** @description the page uploaders open, `{public base}/r/{id}` */
+            url: string;
+            /** @description ISO 8601, UTC, with milliseconds */
+            createdAt: string;
+        };
+        PublicRequest: {
+            name: string;
+            message: string | null;
+            ownerName: string;
+            protected: boolean;
+            requireName: boolean;
+            maxFileBytes: string | null;
+            allowedTypes: string[];
+            /** @description null: no maximum */
+            filesLeft: number | null;
+            /** @description null: no maximum */
+            bytesLeft: string | null;
+            /** @enum {string} */
+            state: "active" | "expired" | "full" | "closed";
+        } | {
+            name: string;
+            /** @constant */
+            protected: true;
+            /** @enum {string} */
+            state: "active" | "expired" | "full" | "closed";
+        };
+        ReceivedFile: {
+            id: string;
+            name: string;
+            /** @description a decimal string of bytes */
+            size: string;
+        };
         Error: {
             /** @enum {string} */
             error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "limit_reached" | "payload_too_large" | "rate_limited" | "share_password_required" | "share_password_invalid" | "unavailable" | "precondition_failed" | "unsupported_media_type" | "checksum_mismatch" | "internal";
@@ -1867,6 +2114,12 @@ export interface components {
             version?: string;
             /** @description bad_request: the most appends a resumable upload takes */
             maxParts?: number;
+            /** @description unsupported_media_type of a file request: what it takes */
+            allowedTypes?: string[];
+            /** @description payload_too_large of a file request: the bytes it still takes */
+            bytesLeft?: string;
+            /** @description gone of a file request: closed, expired or full */
+            state?: string;
         } & {
             [key: string]: unknown;
         };
@@ -4239,8 +4492,10 @@ export interface operations {
                 "Tus-Resumable": string;
                 /** @description The whole upload's size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403) */
                 "Upload-Length": number;
-                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload's fields); other keys are ignored */
+                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload's fields); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored */
                 "Upload-Metadata"?: string;
+                /** @description With requestId: the password of a protected file request */
+                "X-Request-Password"?: string;
                 /** @description `sha1 <base64 digest>` of this request's bytes (else 460, nothing stored) */
                 "Upload-Checksum"?: string;
             };
@@ -4330,6 +4585,19 @@ export interface operations {
             };
             /** @description Error: bad_request: the request was too slow */
             408: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: gone */
+            410: {
                 headers: {
                     /** @description `1.0.0` */
                     "Tus-Resumable"?: string;
@@ -7193,6 +7461,594 @@ export interface operations {
             };
         };
     };
+    getApiRequest: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request[] */
+            200: {
+                headers: {
+                    /** @description RFC 8288 `<…>; rel="next"` when a next page exists (Paging) */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"][];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    folderId?: string | null;
+                    message?: string | null;
+                    password?: string | null;
+                    expiresAt?: string | null;
+                    maxFiles?: number | null;
+                    maxBytes?: string | null;
+                    maxFileBytes?: string | null;
+                    allowedTypes?: string[] | null;
+                    requireName?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiRequestId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiRequestId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiRequestId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    folderId?: string;
+                    closed?: boolean;
+                    message?: string | null;
+                    password?: string | null;
+                    expiresAt?: string | null;
+                    maxFiles?: number | null;
+                    maxBytes?: string | null;
+                    maxFileBytes?: string | null;
+                    allowedTypes?: string[] | null;
+                    requireName?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiRequestIdPublic: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The password of a protected file request (UTF-8); never needed with the page's grant */
+                "X-Request-Password"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicRequest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRequest"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiRequestIdFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The password of a protected file request (UTF-8); never needed with the page's grant */
+                "X-Request-Password"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Fields first, then the one `file` part; an empty field counts as absent. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description Who sends the file (required when the request says requireName) */
+                    uploaderName?: string;
+                    /** @description A note for the owner */
+                    note?: string;
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description ReceivedFile */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceivedFile"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: bad_request: the request was too slow */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postApiSearch: {
         parameters: {
             query?: never;
@@ -7621,6 +8477,7 @@ export interface operations {
                         collections?: number | null;
                         shares?: number | null;
                         tokens?: number | null;
+                        requests?: number | null;
                     };
                 };
             };
@@ -8583,6 +9440,368 @@ export interface operations {
             };
         };
     };
+    getRId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of a file request that takes files, or the password form of a protected one */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying the request does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page of a request that takes no more files (closed, expired or full), saying which */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page saying to wait (`Retry-After`): too many unknown ids */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postRIdUnlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the request asks for */
+            200: {
+                headers: {
+                    /** @description The grant for this request only: `coffer_request`, Path=/r/{id}, HttpOnly, SameSite=Strict, Max-Age */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRequest"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postRIdTus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version: `1.0.0` (else 412) */
+                "Tus-Resumable": string;
+                /** @description The whole upload's size in bytes */
+                "Upload-Length": number;
+                /** @description filename, filetype, uploaderName, note (requestId, if sent, must be this request) */
+                "Upload-Metadata"?: string;
+                /** @description `sha1 <base64 digest>` of this request's bytes (else 460, nothing stored) */
+                "Upload-Checksum"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the upload's URL under /api/upload/tus, where it goes on with no credential */
+            201: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description Bytes received so far */
+                    "Upload-Offset"?: string;
+                    /** @description When the upload expires unless more bytes come (RFC 7231 date); absent once complete */
+                    "Upload-Expires"?: string;
+                    /** @description Once complete: the id of the file it became (the upload's own id) */
+                    "X-File-Id"?: string;
+                    /** @description Once complete, when the upload asked for a share (`share=true`): the id of its file's share */
+                    "X-Share-Id"?: string;
+                    /** @description With `X-Share-Id`: the share's page, `{public base}/s/{shareId}` (the `url` the API gives) */
+                    "X-Share-Url"?: string;
+                    /** @description The upload's URL, `/api/upload/tus/{uploadId}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: bad_request: the request was too slow */
+            408: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: gone */
+            410: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: precondition_failed */
+            412: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait, when known */
+                    "Retry-After"?: number;
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: checksum_mismatch */
+            460: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    /** @description `1.0.0` */
+                    "Tus-Resumable"?: string;
+                    /** @description On 412: the version the server speaks, `1.0.0` */
+                    "Tus-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get: {
         parameters: {
             query?: never;
@@ -8721,6 +9940,51 @@ export interface operations {
         };
     };
     getPastes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequests: {
         parameters: {
             query?: never;
             header?: never;

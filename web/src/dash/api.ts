@@ -20,6 +20,9 @@ export type FolderView = Schemas['Folder'];
 export type CollectionView = Schemas['Collection'];
 export type PasteView = Schemas['Paste'];
 export type ShareView = Schemas['Share'];
+export type RequestView = Schemas['Request'];
+export type RequestInput = NonNullable<paths['/api/request']['post']['requestBody']>['content']['application/json'];
+export type RequestChange = NonNullable<paths['/api/request/{id}']['patch']['requestBody']>['content']['application/json'];
 export type UsageView = Schemas['Usage'];
 export type AdminUserView = Schemas['AdminUser'];
 export type MeView = Schemas['Me'];
@@ -194,6 +197,11 @@ export const api = {
   createPaste: (name: string, type: string, content: string) =>
     unwrap(client.POST('/api/paste', { body: { name, type, content } })),
   deletePaste: (id: string) => unwrap(client.DELETE('/api/paste/{id}', path(id))),
+
+  requests: () => allPages((cursor) => client.GET('/api/request', { params: { query: { limit: PAGE, cursor } } })),
+  createRequest: (input: RequestInput) => unwrap(client.POST('/api/request', { body: input })),
+  updateRequest: (id: string, change: RequestChange) => unwrap(client.PATCH('/api/request/{id}', { ...path(id), body: change })),
+  deleteRequest: (id: string) => unwrap(client.DELETE('/api/request/{id}', path(id))),
 
   collections: () => allPages((cursor) => client.GET('/api/collection', { params: { query: { limit: PAGE, cursor } } })),
   collection: (id: string) => unwrap(client.GET('/api/collection/{id}', path(id))),

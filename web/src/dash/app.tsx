@@ -8,6 +8,7 @@ import { FilesPage } from './files/files-page.js';
 import { FirstPassword } from './first-password.js';
 import { MemoryBanner } from './memory-banner.js';
 import { PastesPage } from './pastes-page.js';
+import { RequestsPage } from './requests-page.js';
 import { navigate, onNavigate, viewOf, viewParam, type View } from './routes.js';
 import { SharesPage } from './shares-page.js';
 import { SignIn } from './sign-in.js';
@@ -21,6 +22,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/', label: 'Files' },
   { href: '/shares', label: 'Shares' },
   { href: '/pastes', label: 'Pastes' },
+  { href: '/requests', label: 'Requests' },
   { href: '/collections', label: 'Collections' },
   { href: '/usage', label: 'Usage' },
   { href: '/tokens', label: 'API tokens' },
@@ -47,6 +49,8 @@ function Page({ view, me, viewId }: { view: View | null; me: MeView; viewId: str
       return <SharesPage />;
     case 'pastes':
       return <PastesPage viewId={viewId} />;
+    case 'requests':
+      return <RequestsPage />;
     case 'collections':
       return <CollectionsPage />;
     case 'usage':

@@ -43,6 +43,7 @@ const COUNTED: Record<string, [string, string]> = {
   shares: ['share link', 'share links'],
   tokens: ['API token', 'API tokens'],
   passkeys: ['passkey', 'passkeys'],
+  requests: ['file request', 'file requests'],
 };
 
 /** How each field is named in a sentence, by the last part of its path (`limits.storage` is `storage`). */

@@ -9,11 +9,12 @@ export const LIMIT_LABELS: Record<LimitName, string> = {
   collections: 'Collections',
   shares: 'Shares',
   tokens: 'API tokens',
+  requests: 'File requests',
 };
 
 const shown = (name: LimitName, value: string | number) => (name === 'storage' ? formatSize(String(value)) : String(value));
 
-/** All seven counters against their maxima, as bars a person can read (and a screen reader too: <meter>). */
+/** All eight counters against their maxima, as bars a person can read (and a screen reader too: <meter>). */
 export function UsageBars({ usage }: { usage: UsageView }) {
   return (
     <dl class="usage">

@@ -31,6 +31,7 @@ const TOKEN_TYPES: Record<Access, string[]> = {
   admin: ['session (admin)'],
   'session-or-share': ['session'],
   'share-page': [],
+  'request-page': [],
 };
 
 const ACCESS_TEXT: Record<Access, string> = {
@@ -42,6 +43,8 @@ const ACCESS_TEXT: Record<Access, string> = {
   'share-page':
     'Public. A protected share opens with the grant cookie `coffer_share` that POST /s/{id}/unlock set; ' +
     'no password travels with these requests. Link-preview bots (by User-Agent) count nothing.',
+  'request-page':
+    'Public. A protected file request opens with the grant cookie `coffer_request` that POST /r/{id}/unlock set.',
 };
 
 /** Every route that takes a session token also takes the browser session's cookie in its place. */
@@ -50,6 +53,7 @@ function security(access: Access): Json[] {
   if (access === 'public') return [{}, { token: [] }, { bearer: [] }, { browserSession: [] }];
   if (access === 'session-or-share') return [{ token: [] }, { bearer: [] }, { browserSession: [] }, {}];
   if (access === 'share-page') return [{}, { shareGrant: [] }];
+  if (access === 'request-page') return [{}, { requestGrant: [] }];
   return [{ token: [] }, { bearer: [] }, { browserSession: [] }];
 }
 
@@ -251,6 +255,12 @@ export function openApiDocument(operations: readonly Operation[]): Json {
           in: 'cookie',
           name: 'coffer_share',
           description: 'The grant POST /s/{id}/unlock sets for one protected share (docs/API.md, Share pages).',
+        },
+        requestGrant: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'coffer_request',
+          description: 'The grant POST /r/{id}/unlock sets for one protected file request (docs/API.md, File requests).',
         },
         token: {
           type: 'apiKey',

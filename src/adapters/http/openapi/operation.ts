@@ -18,7 +18,9 @@ export type Access =
   /** A session token, or instead of one `X-Share-Id` (and `X-Share-Password`) of a share that reaches the item. */
   | 'session-or-share'
   /** A share's page and what it loads: public; a protected share wants the grant cookie its unlock set. */
-  | 'share-page';
+  | 'share-page'
+  /** A file request's page and what it sends: public; a protected request wants the grant cookie its unlock set. */
+  | 'request-page';
 
 /** A response: a component's name, bytes of a stored item, an HTML page, or nothing; and the headers it carries. */
 export type Answer = {

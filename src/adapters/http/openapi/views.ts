@@ -14,6 +14,16 @@ const ref = z.string().nullable();
 /** Present only on an item that has a share: the share page, `{public base}/s/{shareId}`. */
 const url = z.string().optional();
 
+const Received = z
+  .object({
+    id: z.string().describe('the file request it came through'),
+    uploaderName: z.string().nullable(),
+    note: z.string().nullable(),
+    receivedAt: time,
+  })
+  .nullable()
+  .describe('How the file came through a file request: always present, null on every other file and through a share');
+
 export const File = z
   .object({
     id: z.string(),
@@ -25,6 +35,7 @@ export const File = z
     createdAt: time,
     updatedAt: time,
     shareId: ref,
+    request: Received,
     url,
   })
   .register(components, { id: 'File' });
@@ -308,6 +319,54 @@ export const Health = z
   .object({ status: z.literal('ok'), persistence })
   .register(components, { id: 'Health' });
 
+const requestState = z.enum(['active', 'expired', 'full', 'closed']);
+
+export const Request = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    message: z.string().nullable(),
+    folderId: z.string(),
+    protected: z.boolean(),
+    expiresAt: time.nullable(),
+    maxFiles: z.int().nullable(),
+    maxBytes: bytes.nullable(),
+    maxFileBytes: bytes.nullable(),
+    allowedTypes: z.array(z.string()),
+    requireName: z.boolean(),
+    files: z.int(),
+    bytes,
+    state: requestState,
+    url: z.string().describe('the page uploaders open, `{public base}/r/{id}`'),
+    createdAt: time,
+  })
+  .register(components, { id: 'Request', description: 'A file request, as its owner sees it' });
+
+export const PublicRequest = z
+  .union([
+    z.object({
+      name: z.string(),
+      message: z.string().nullable(),
+      ownerName: z.string(),
+      protected: z.boolean(),
+      requireName: z.boolean(),
+      maxFileBytes: bytes.nullable(),
+      allowedTypes: z.array(z.string()),
+      filesLeft: z.int().nullable().describe('null: no maximum'),
+      bytesLeft: bytes.nullable().describe('null: no maximum'),
+      state: requestState,
+    }),
+    z.object({ name: z.string(), protected: z.literal(true), state: requestState }),
+  ])
+  .register(components, {
+    id: 'PublicRequest',
+    description: 'What an uploader sees; a protected request not yet unlocked shows only its name and state',
+  });
+
+export const ReceivedFile = z
+  .object({ id: z.string(), name: z.string(), size: bytes })
+  .register(components, { id: 'ReceivedFile', description: 'The file an uploader sent: nothing else of the owner\'s' });
+
 export const ERROR_CODES = [
   'bad_request',
   'unauthorized',
@@ -347,5 +406,8 @@ export const ErrorBody = z
     length: z.int().optional().describe("payload_too_large of a resumable upload's append: the upload's length"),
     version: z.string().optional().describe('precondition_failed: the tus version the server speaks'),
     maxParts: z.int().optional().describe('bad_request: the most appends a resumable upload takes'),
+    allowedTypes: z.array(z.string()).optional().describe('unsupported_media_type of a file request: what it takes'),
+    bytesLeft: z.string().optional().describe('payload_too_large of a file request: the bytes it still takes'),
+    state: z.string().optional().describe('gone of a file request: closed, expired or full'),
   })
   .register(components, { id: 'Error' });

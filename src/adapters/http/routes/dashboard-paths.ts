@@ -4,6 +4,7 @@ export const DASHBOARD_PATHS = [
   '/files/:folderId',
   '/shares',
   '/pastes',
+  '/requests',
   '/collections',
   '/collections/:id',
   '/usage',

@@ -12,6 +12,8 @@ import { healthRoutes } from './health.js';
 import { mfaRoutes } from './mfa.js';
 import { passkeyRoutes } from './passkeys.js';
 import { pasteRoutes } from './pastes.js';
+import { requestPageRoutes } from './request-page.js';
+import { requestRoutes } from './requests.js';
 import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
 import { RouteTable } from './route-table.js';
@@ -42,11 +44,13 @@ const ROUTES = [
   collectionRoutes,
   pasteRoutes,
   shareRoutes,
+  requestRoutes,
   searchRoutes,
   usageRoutes,
   adminRoutes,
   assetRoutes,
   sharePageRoutes,
+  requestPageRoutes,
   dashboardRoutes,
 ];
 

@@ -1,7 +1,6 @@
 import type { Context, Next } from 'koa';
-import type { ResumableUploadState } from '../../../application/contract.js';
-import { DomainError } from '../../../domain/index.js';
-import { actorOf } from '../session/auth.js';
+import type { Core, RequestKey, ResumableUploadState } from '../../../application/contract.js';
+import { DomainError, type Actor } from '../../../domain/index.js';
 import { sendError, toHttpFailure } from '../responses/errors.js';
 import { publicBase, shareUrl } from '../server/public-url.js';
 import { parseId } from '../validation.js';
@@ -12,9 +11,11 @@ import {
   TUS_EXTENSIONS,
   TUS_VERSION,
   byteCount,
+  namesRequest,
   uploadChecksum,
   uploadMetadata,
 } from '../uploads/tus/tus-headers.js';
+import { requestPassword } from './requests.js';
 import type { Answer, Operation, RequestHeader } from '../openapi/operation.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteTable } from './route-table.js';
@@ -22,9 +23,9 @@ import type { RouteTable } from './route-table.js';
 export const TUS_PATH = '/api/upload/tus';
 
 // tus 1.0 (resumable uploads): the headers of the protocol, as the routes below read and answer them.
-const TUS_RESUMABLE: RequestHeader = { name: 'Tus-Resumable', description: 'The protocol version: `1.0.0` (else 412)', required: true };
+export const TUS_RESUMABLE: RequestHeader = { name: 'Tus-Resumable', description: 'The protocol version: `1.0.0` (else 412)', required: true };
 const TUS_ANSWER = { 'Tus-Resumable': '`1.0.0`' };
-const TUS_STATE = {
+export const TUS_STATE = {
   ...TUS_ANSWER,
   'Upload-Offset': 'Bytes received so far',
   'Upload-Expires': 'When the upload expires unless more bytes come (RFC 7231 date); absent once complete',
@@ -32,8 +33,8 @@ const TUS_STATE = {
   'X-Share-Id': 'Once complete, when the upload asked for a share (`share=true`): the id of its file\'s share',
   'X-Share-Url': 'With `X-Share-Id`: the share\'s page, `{public base}/s/{shareId}` (the `url` the API gives)',
 };
-const TUS_ERRORS = { ...TUS_ANSWER, 'Tus-Version': 'On 412: the version the server speaks, `1.0.0`' };
-const CHECKSUM: RequestHeader = { name: 'Upload-Checksum', description: '`sha1 <base64 digest>` of this request\'s bytes (else 460, nothing stored)' };
+export const TUS_ERRORS = { ...TUS_ANSWER, 'Tus-Version': 'On 412: the version the server speaks, `1.0.0`' };
+export const CHECKSUM: RequestHeader = { name: 'Upload-Checksum', description: '`sha1 <base64 digest>` of this request\'s bytes (else 460, nothing stored)' };
 const TUS_DISCOVERY: Answer[] = [
   {
     status: 204,
@@ -52,7 +53,7 @@ const TUS_DISCOVERY: Answer[] = [
  * tus 1.0 answers carry Tus-Resumable, errors included, and refuse a request that speaks another version (412).
  * Errors are answered here so that header survives; unexpected ones go on to the app's error middleware (500).
  */
-async function tusProtocol(ctx: Context, next: Next): Promise<void> {
+export async function tusProtocol(ctx: Context, next: Next): Promise<void> {
   try {
     if (ctx.get('Tus-Resumable') !== TUS_VERSION) {
       ctx.set('Tus-Version', TUS_VERSION);
@@ -68,26 +69,65 @@ async function tusProtocol(ctx: Context, next: Next): Promise<void> {
   ctx.set('Tus-Resumable', TUS_VERSION);
 }
 
+/**
+ * tus creation (and creation-with-upload): an upload of the caller's, or, with `request`, one into a file request,
+ * which needs no credential (the request's password or its page's grant instead). Returns the upload's state.
+ */
+export async function createTusUpload(
+  ctx: Context,
+  core: Core,
+  who: { actor: Actor } | { request: Omit<RequestKey, 'id'> & { id?: string } },
+): Promise<ResumableUploadState> {
+  if (ctx.get('Upload-Defer-Length')) throw new DomainError('bad_request', 'Upload-Defer-Length is not supported');
+  const length = byteCount(ctx.get('Upload-Length') || undefined, 'Upload-Length');
+  const metadata = uploadMetadata(ctx.get('Upload-Metadata') || undefined);
+  const withBytes = ctx.get('Content-Type') !== '';
+  if (withBytes) assertOffsetStream(ctx);
+  const checksum = uploadChecksum(ctx.get('Upload-Checksum') || undefined);
+  let state: ResumableUploadState;
+  let actor: Actor | null = null;
+  if ('actor' in who) {
+    if (metadata.request) throw new DomainError('bad_request', 'requestId goes to a file request\'s upload only');
+    actor = who.actor;
+    state = await core.createUpload.execute({ actor, length, ...metadata });
+  } else {
+    const id = who.request.id ?? metadata.request?.id;
+    if (id === undefined || (metadata.request && metadata.request.id !== id)) {
+      throw new DomainError('bad_request', 'Upload-Metadata requestId must name this request', { header: 'Upload-Metadata' });
+    }
+    const { uploaderName = null, note = null } = metadata.request ?? {};
+    const { filename, mime } = metadata;
+    state = await core.createRequestUpload.execute({ ...who.request, id, uploaderName, note, length, filename, mime });
+  }
+  if (withBytes && state.fileId === null) {
+    const content = appendBody(ctx.req, checksum);
+    state = await core.appendUpload.execute({ actor, id: state.id, offset: 0, content });
+  }
+  return state;
+}
+
 function assertOffsetStream(ctx: Context): void {
   if (ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase() !== OFFSET_STREAM) {
     throw new DomainError('unsupported_media_type', `The bytes of an upload come as ${OFFSET_STREAM}`);
   }
 }
 
+/**
+ * A complete upload names its file and, when its file is shared (the share the upload asked for), that share and
+ * its page: the way an uploader token, which cannot list shares, learns the link it made.
+ */
+export function tusState(ctx: Context, state: ResumableUploadState, publicUrl: string | null | undefined): void {
+  ctx.set('Upload-Offset', String(state.offset));
+  if (state.expiresAt) ctx.set('Upload-Expires', state.expiresAt.toUTCString());
+  if (state.fileId) ctx.set('X-File-Id', state.fileId);
+  if (state.shareId) {
+    ctx.set('X-Share-Id', state.shareId);
+    ctx.set('X-Share-Url', shareUrl(publicBase(ctx, publicUrl), state.shareId));
+  }
+}
+
 export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps): void {
-  /**
-   * A complete upload names its file and, when its file is shared (the share the upload asked for), that share and
-   * its page: the way an uploader token, which cannot list shares, learns the link it made.
-   */
-  const setState = (ctx: Context, state: ResumableUploadState): void => {
-    ctx.set('Upload-Offset', String(state.offset));
-    if (state.expiresAt) ctx.set('Upload-Expires', state.expiresAt.toUTCString());
-    if (state.fileId) ctx.set('X-File-Id', state.fileId);
-    if (state.shareId) {
-      ctx.set('X-Share-Id', state.shareId);
-      ctx.set('X-Share-Url', shareUrl(publicBase(ctx, options.publicUrl), state.shareId));
-    }
-  };
+  const setState = (ctx: Context, state: ResumableUploadState): void => tusState(ctx, state, options.publicUrl);
 
   const discovery = (ctx: Context) => {
     ctx.set('Tus-Resumable', TUS_VERSION);
@@ -113,26 +153,21 @@ export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps
     headers: [
       TUS_RESUMABLE,
       { name: 'Upload-Length', description: 'The whole upload\'s size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403)', required: true, integer: true },
-      { name: 'Upload-Metadata', description: 'Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload\'s fields); other keys are ignored' },
+      { name: 'Upload-Metadata', description: 'Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload\'s fields); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored' },
+      { name: 'X-Request-Password', description: 'With requestId: the password of a protected file request' },
       CHECKSUM,
     ],
     ok: [{ status: 201, description: 'Created; `Location` is the upload\'s URL', headers: { ...TUS_STATE, Location: 'The upload\'s URL, `/api/upload/tus/{id}`' } }],
-    errors: [400, 401, 403, 404, 408, 412, 413, 415, 429, 460],
+    errors: [400, 401, 403, 404, 408, 410, 412, 413, 415, 429, 460],
     errorHeaders: TUS_ERRORS,
   };
-  routes.add(creation, tusProtocol, auth.required, async (ctx) => {
-    const actor = actorOf(ctx);
-    if (ctx.get('Upload-Defer-Length')) throw new DomainError('bad_request', 'Upload-Defer-Length is not supported');
-    const length = byteCount(ctx.get('Upload-Length') || undefined, 'Upload-Length');
-    const metadata = uploadMetadata(ctx.get('Upload-Metadata') || undefined);
-    const withBytes = ctx.get('Content-Type') !== '';
-    if (withBytes) assertOffsetStream(ctx);
-    const checksum = uploadChecksum(ctx.get('Upload-Checksum') || undefined);
-    let state = await core.createUpload.execute({ actor, length, ...metadata });
-    if (withBytes && state.fileId === null) {
-      const content = appendBody(ctx.req, checksum);
-      state = await core.appendUpload.execute({ actor, id: state.id, offset: 0, content });
-    }
+  routes.add(creation, tusProtocol, async (ctx) => {
+    // An upload into a file request needs no credential; any other is the caller's own, as before.
+    const requested = namesRequest(ctx.get('Upload-Metadata') || undefined);
+    const who = requested
+      ? { request: { password: requestPassword(ctx), client: auth.client(ctx) } }
+      : { actor: await auth.requireActor(ctx) };
+    const state = await createTusUpload(ctx, core, who);
     ctx.set('Location', `${TUS_PATH}/${state.id}`);
     setState(ctx, state);
     ctx.status = 201;
@@ -149,8 +184,11 @@ export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps
     errors: [400, 401, 403, 404, 410, 412],
     errorHeaders: TUS_ERRORS,
   };
-  routes.add(stateOp, tusProtocol, auth.required, async (ctx) => {
-    const state = await core.getUpload.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+  // HEAD, PATCH and DELETE read a credential when one comes; an upload into a file request needs none (the core
+  // decides: without one, any other upload is unauthorized).
+  routes.add(stateOp, tusProtocol, async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    const state = await core.getUpload.execute({ actor, id: parseId(ctx.params.id) });
     setState(ctx, state);
     ctx.set('Upload-Length', String(state.length));
     ctx.set('Cache-Control', 'no-store');
@@ -173,12 +211,13 @@ export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps
     errors: [400, 401, 403, 404, 408, 409, 410, 412, 413, 415, 429, 460],
     errorHeaders: TUS_ERRORS,
   };
-  routes.add(append, tusProtocol, auth.required, async (ctx) => {
+  routes.add(append, tusProtocol, async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
     const id = parseId(ctx.params.id);
     assertOffsetStream(ctx);
     const offset = byteCount(ctx.get('Upload-Offset') || undefined, 'Upload-Offset');
     const content = appendBody(ctx.req, uploadChecksum(ctx.get('Upload-Checksum') || undefined));
-    setState(ctx, await core.appendUpload.execute({ actor: actorOf(ctx), id, offset, content }));
+    setState(ctx, await core.appendUpload.execute({ actor, id, offset, content }));
     ctx.status = 204;
   });
 
@@ -193,8 +232,9 @@ export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps
     errors: [400, 401, 403, 404, 412],
     errorHeaders: TUS_ERRORS,
   };
-  routes.add(termination, tusProtocol, auth.required, async (ctx) => {
-    await core.terminateUpload.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+  routes.add(termination, tusProtocol, async (ctx) => {
+    const actor = await auth.optionalActor(ctx);
+    await core.terminateUpload.execute({ actor, id: parseId(ctx.params.id) });
     ctx.status = 204;
   });
 

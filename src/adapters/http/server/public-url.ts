@@ -45,6 +45,11 @@ export function shareUrl(base: string, shareId: string): string {
   return `${base}/s/${encodeURIComponent(shareId)}`;
 }
 
+/** The address of a file request's page: what an uploader opens. */
+export function requestUrl(base: string, requestId: string): string {
+  return `${base}/r/${encodeURIComponent(requestId)}`;
+}
+
 /** The page of one folder inside a folder share: below the share's page, where its unlock grant goes too. */
 export function folderPageUrl(sharePageUrl: string, folderId: string): string {
   return `${sharePageUrl}/f/${encodeURIComponent(folderId)}`;

@@ -2,21 +2,28 @@ import type { Context } from 'koa';
 import type { ShareGrant } from '../../../application/shares/share-grant.js';
 import { isTopLevelNavigation } from './csrf.js';
 
-const NAME = 'coffer_share';
+/** Where a grant lives: its cookie's name and the path below which it goes (a share's page, a file request's). */
+export interface GrantRoom {
+  name: string;
+  prefix: string;
+}
+export const SHARE_GRANT: GrantRoom = { name: 'coffer_share', prefix: '/s/' };
+export const REQUEST_GRANT: GrantRoom = { name: 'coffer_request', prefix: '/r/' };
+
 // What a grant looks like (share-grant.ts); anything else in the cookie is ignored rather than passed on.
 const VALUE = /^[0-9a-z]{1,12}\.[A-Za-z0-9_-]{1,64}$/;
 
-const pathOf = (shareId: string) => `/s/${encodeURIComponent(shareId)}`;
+const pathOf = (room: GrantRoom, id: string) => `${room.prefix}${encodeURIComponent(id)}`;
 
 /**
- * The grant travels in a cookie scoped to the share's own page and the routes below it: HttpOnly (no script reads
+ * The grant travels in a cookie scoped to the page it unlocked and the routes below it: HttpOnly (no script reads
  * it), SameSite=Strict (no other site's page can use it), Secure whenever the service is reached over HTTPS. Written
  * as the session cookie is (session-cookie.ts), with Max-Age.
  */
-export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant, secure: boolean): void {
-  const attributes = [`Path=${pathOf(shareId)}`, `Max-Age=${grant.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+export function setGrantCookie(ctx: Context, id: string, grant: ShareGrant, secure: boolean, room = SHARE_GRANT): void {
+  const attributes = [`Path=${pathOf(room, id)}`, `Max-Age=${grant.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
   if (secure) attributes.push('Secure');
-  ctx.append('Set-Cookie', [`${NAME}=${grant.value}`, ...attributes].join('; '));
+  ctx.append('Set-Cookie', [`${room.name}=${grant.value}`, ...attributes].join('; '));
 }
 
 /**
@@ -28,8 +35,8 @@ export function setGrantCookie(ctx: Context, shareId: string, grant: ShareGrant,
  * navigation, which the visitor sees. Another origin's image, script, fetch or frame of a share is served as if no
  * grant came.
  */
-export function grantCookie(ctx: Context, ownOrigin: boolean): string | null {
+export function grantCookie(ctx: Context, ownOrigin: boolean, room = SHARE_GRANT): string | null {
   if (!ownOrigin && !isTopLevelNavigation(ctx)) return null;
-  const value = ctx.cookies.get(NAME);
+  const value = ctx.cookies.get(room.name);
   return value !== undefined && VALUE.test(value) ? value : null;
 }

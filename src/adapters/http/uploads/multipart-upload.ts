@@ -22,7 +22,13 @@ export interface UploadPart {
   name: string | null;
   /** The share to make with the file (`share=true`), with its options; null: none. */
   share: ShareOptions | null;
+  /** A file request's form: who sends it and their note (the only fields that form takes). */
+  sender: { uploaderName: string | null; note: string | null };
 }
+
+/** The fields of a file request's upload form (POST /api/request/{id}/file): nothing else is taken there. */
+export const REQUEST_FORM_FIELDS = ['uploaderName', 'note'] as const;
+type RequestField = (typeof REQUEST_FORM_FIELDS)[number];
 
 const FIELD_LIMIT = 4 * 1024;
 
@@ -45,13 +51,14 @@ export function receiveUpload<T>(
   req: IncomingMessage,
   maxBytes: number,
   store: (part: UploadPart) => Promise<T>,
+  form: 'upload' | 'request' = 'upload',
 ): Promise<T> {
   const boundary = multipartBoundary(req.headers['content-type']);
   if (boundary === undefined) {
     return Promise.reject(badRequest('Upload must be multipart/form-data with a boundary'));
   }
   const limits: FormLimits = { files: 1, fields: 10, parts: 12, fieldSize: FIELD_LIMIT, fileSize: maxBytes + 1 };
-  return new MultipartUpload(req, boundary, limits, maxBytes, store).result;
+  return new MultipartUpload(req, boundary, limits, maxBytes, store, form).result;
 }
 
 /** One upload on its way: the fields read so far, its one file part, and the first failure, which wins. */
@@ -59,6 +66,7 @@ class MultipartUpload<T> {
   readonly result: Promise<T>;
   private settle!: { resolve: (value: T) => void; reject: (err: Error) => void };
   private readonly fields: UploadFields = noUploadFields();
+  private readonly sender: Record<RequestField, string | null> = { uploaderName: null, note: null };
   private started = false;
   private failure: Error | null = null;
   private fileStream: Readable | null = null;
@@ -73,6 +81,7 @@ class MultipartUpload<T> {
     limits: FormLimits,
     private readonly maxBytes: number,
     private readonly store: (part: UploadPart) => Promise<T>,
+    private readonly form_: 'upload' | 'request',
   ) {
     this.result = new Promise<T>((resolve, reject) => (this.settle = { resolve, reject }));
     this.formComplete = new Promise<void>((done, failed) => (this.form = { done, failed }));
@@ -113,9 +122,9 @@ class MultipartUpload<T> {
 
   private onField(name: string | undefined, value: string, truncated: boolean): void {
     if (this.failure) return;
-    if (this.started) {
-      return this.fail(badRequest(`Fields ${Object.keys(UPLOAD_FIELDS).join(', ')} must come before the file part`));
-    }
+    const known = this.form_ === 'request' ? REQUEST_FORM_FIELDS : Object.keys(UPLOAD_FIELDS);
+    if (this.started) return this.fail(badRequest(`Fields ${known.join(', ')} must come before the file part`));
+    if (this.form_ === 'request') return this.onSenderField(name, value, truncated);
     // As with JSON bodies, a field the upload does not know is refused rather than silently dropped.
     if (name === undefined || !isUploadField(name)) {
       return this.fail(badRequest(`${name} is not a field of an upload`, { field: name }));
@@ -126,6 +135,16 @@ class MultipartUpload<T> {
     } catch (err) {
       this.fail(err as Error);
     }
+  }
+
+  /** A file request's form takes who sends the file and a note, each once; an empty one counts as absent. */
+  private onSenderField(name: string | undefined, value: string, truncated: boolean): void {
+    if (name !== 'uploaderName' && name !== 'note') {
+      return this.fail(badRequest(`${name} is not a field of a file request's upload`, { field: name }));
+    }
+    if (truncated) return this.fail(badRequest(`Field ${name} is too long`));
+    if (this.sender[name] !== null) return this.fail(badRequest(`Field ${name} is given twice`, { field: name }));
+    this.sender[name] = value === '' ? null : value;
   }
 
   private onFile(name: string | undefined, stream: Readable, info: FilePartInfo): void {
@@ -152,6 +171,7 @@ class MultipartUpload<T> {
       folderId: this.fields.folderId,
       name: this.fields.name,
       share,
+      sender: { ...this.sender },
     }).then(this.settle.resolve, (err: Error) => {
       const first = this.failure ?? err;
       this.fail(err);

@@ -53,6 +53,11 @@ export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renami
     <ViewerLink class="name" id={entry.id}>
       <FileIcon />
       <span class="label">{entry.name}</span>
+      {entry.file.request && (
+        <span class="sender muted" title={entry.file.request.note ?? undefined}>
+          {` · from ${entry.file.request.uploaderName ?? 'someone without a name'}`}
+        </span>
+      )}
     </ViewerLink>
   );
 }

@@ -20,6 +20,8 @@ export interface WebAssets {
   shell: WebFile;
   /** dash.html: the shell of the dashboard (its own entry, so it shares no first load with the share page). */
   dashShell: WebFile | null;
+  /** request.html: the shell of a file request's page (`/r/{id}`), its own entry too. */
+  requestShell: WebFile | null;
   /** By file name (no directory): the only names /assets/{name} can answer. */
   assets: ReadonlyMap<string, WebFile>;
 }
@@ -72,5 +74,12 @@ export function loadWebAssets(dir: string): WebAssets | null {
   }
   const dashPath = join(dir, 'dash.html');
   const dash = existsSync(dashPath) ? webFile(dashPath, 'dash.html') : null;
-  return { shell: { ...shell, immutable: false }, dashShell: dash && { ...dash, immutable: false }, assets };
+  const requestPath = join(dir, 'request.html');
+  const request = existsSync(requestPath) ? webFile(requestPath, 'request.html') : null;
+  return {
+    shell: { ...shell, immutable: false },
+    dashShell: dash && { ...dash, immutable: false },
+    requestShell: request && { ...request, immutable: false },
+    assets,
+  };
 }

@@ -1,5 +1,6 @@
 import { DomainError, badRequest } from '../../../../domain/index.js';
 import { isUploadField, noUploadFields, setUploadField, shareOptionsOf } from '../upload-fields.js';
+import { parseId } from '../../validation.js';
 import type { ShareOptions } from '../../../../application/contract.js';
 
 export const TUS_VERSION = '1.0.0';
@@ -23,7 +24,18 @@ export interface UploadMetadata {
   folderId: string | null;
   name: string | null;
   share: ShareOptions | null;
+  /**
+   * An upload into a file request (`requestId`, with `uploaderName` and `note`): the uploader chooses no folder, name
+   * or share, so those keys are refused beside it.
+   */
+  request: { id: string; uploaderName: string | null; note: string | null } | null;
 }
+
+const REQUEST_KEYS = ['requestId', 'uploaderName', 'note'] as const;
+const NOT_WITH_REQUEST = ['folderId', 'name', 'share', 'password', 'expiresAt', 'maxViews', 'maxDownloads'] as const;
+
+/** Whether raw `Upload-Metadata` names a file request (looked at before any credential is asked for). */
+export const namesRequest = (raw: string | undefined): boolean => /(^|,)\s*requestId /.test(raw ?? '');
 
 const METADATA_KEY = /^[\x21-\x2b\x2d-\x7e]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -47,12 +59,28 @@ export function uploadMetadata(raw: string | undefined): UploadMetadata {
   }
   const fields = noUploadFields();
   for (const [key, value] of pairs) if (isUploadField(key)) setUploadField(fields, key, value);
+  const requestId = pairs.get('requestId');
+  if (requestId === undefined) {
+    const stray = REQUEST_KEYS.find((key) => pairs.has(key));
+    if (stray) throw badRequest(`Upload-Metadata ${stray} goes only with requestId`, { header: 'Upload-Metadata' });
+  } else {
+    const chosen = NOT_WITH_REQUEST.find((key) => pairs.has(key));
+    if (chosen) throw badRequest(`Upload-Metadata ${chosen} cannot go with requestId`, { header: 'Upload-Metadata' });
+  }
   return {
     filename: pairs.get('filename') ?? '',
     mime: pairs.get('filetype') || undefined,
     folderId: fields.folderId,
     name: fields.name,
     share: shareOptionsOf(fields),
+    request:
+      requestId === undefined
+        ? null
+        : {
+            id: parseId(requestId, 'requestId'),
+            uploaderName: pairs.get('uploaderName') || null,
+            note: pairs.get('note') || null,
+          },
   };
 }
 
