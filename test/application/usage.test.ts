@@ -13,6 +13,7 @@ describe('getUsage', () => {
       collections: { current: 0, max: TEST_LIMITS.collections },
       shares: { current: 0, max: TEST_LIMITS.shares },
       tokens: { current: 0, max: 7 },
+      requests: { current: 0, max: TEST_LIMITS.requests },
     });
   });
 

@@ -9,6 +9,7 @@ import {
   MongoFolderRepository,
   MongoInstanceLeases,
   MongoPasteRepository,
+  MongoRequestRepository,
   MongoShareRepository,
   MongoTokenRepository,
   MongoUserRepository,
@@ -22,7 +23,7 @@ import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/m
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
 
-type Backed = Pick<Ports, 'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'callers' | 'users'>;
+type Backed = Pick<Ports, 'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'callers' | 'users' | 'requests'>;
 /** Where the records, the counters and the leases live; bytes stay in memory. */
 type Backing = () => Promise<{ ports: Partial<Backed>; leases: InstanceLeases }>;
 
@@ -46,6 +47,7 @@ interface Made {
   file: string;
   fileShare: string;
   token: string;
+  request: string;
 }
 
 /**
@@ -146,12 +148,27 @@ const creates: Case[] = [
     expect: 'created',
     find: count.tokens,
   },
+  {
+    name: 'a file request create, after its count, before its record',
+    cut: { port: 'usage', method: 'reserve' },
+    run: (core, actor, made) => core.createRequest.execute({ actor, name: 'new', folderId: made.folder }),
+    expect: 'not created',
+    find: (p, u) => p.requests.listByOwner(u).then((all) => all.filter((r) => r.name === 'new').length),
+  },
+  {
+    name: 'a file request create, after its record, before its hold was settled',
+    cut: { port: 'requests', method: 'insert' },
+    run: (core, actor, made) => core.createRequest.execute({ actor, name: 'new', folderId: made.folder }),
+    expect: 'created',
+    find: (p, u) => p.requests.listByOwner(u).then((all) => all.filter((r) => r.name === 'new').length),
+  },
 ];
 
 const pasteThere = (p: Ports, _u: string, made: Made) => p.pastes.findById(made.paste).then((x) => (x ? 1 : 0));
 const collectionThere = (p: Ports, _u: string, made: Made) => p.collections.findById(made.collection).then((x) => (x ? 1 : 0));
 const shareThere = (p: Ports, _u: string, made: Made) => p.shares.findById(made.fileShare).then((x) => (x ? 1 : 0));
 const tokenThere = (p: Ports, _u: string, made: Made) => p.tokens.findById(made.token).then((x) => (x ? 1 : 0));
+const requestThere = (p: Ports, _u: string, made: Made) => p.requests.findById(made.request).then((x) => (x ? 1 : 0));
 
 const deletes: Case[] = [
   ...(
@@ -160,6 +177,7 @@ const deletes: Case[] = [
       ['a collection delete', 'collections', collectionThere, (c, a, m) => c.deleteCollection.execute({ actor: a, id: m.collection })],
       ['a share delete', 'shares', shareThere, (c, a, m) => c.deleteShare.execute({ actor: a, id: m.fileShare })],
       ['a token delete', 'tokens', tokenThere, (c, a, m) => c.deleteApiToken.execute({ actor: a, id: m.token })],
+      ['a file request delete', 'requests', requestThere, (c, a, m) => c.deleteRequest.execute({ actor: a, id: m.request })],
     ] as const satisfies readonly [string, PortName, Case['find'], Case['run']][]
   ).flatMap(([name, port, find, run]): Case[] => [
     { name: `${name}, after its intent, before its record went`, cut: { port: 'usage', method: 'beginDrop' }, run, find, expect: 'deleted' },
@@ -212,7 +230,16 @@ async function populate(core: Core, actor: Actor): Promise<Made> {
   await core.createShare.execute({ actor, type: 'collection', id: collection.id });
   const fileShare = await core.createShare.execute({ actor, type: 'file', id: file.id });
   const token = await core.createApiToken.execute({ actor, name: 'kept' });
-  return { folder: folder.id, paste: paste.id, collection: collection.id, file: file.id, fileShare: fileShare.id, token: token.id };
+  const request = await core.createRequest.execute({ actor, name: 'inbox', folderId: folder.id });
+  return {
+    folder: folder.id,
+    paste: paste.id,
+    collection: collection.id,
+    file: file.id,
+    fileShare: fileShare.id,
+    token: token.id,
+    request: request.id,
+  };
 }
 
 /** The counters as the records say they should be, and what the counters say. */
@@ -227,6 +254,7 @@ async function audit(ports: Ports, userId: string) {
     shares: (await ports.shares.listByOwner(userId)).length,
     collections: (await ports.collections.listByOwner(userId)).length,
     tokens: (await ports.tokens.listByUser(userId, 'uploader')).length,
+    requests: (await ports.requests.listByOwner(userId)).length,
   };
   return { expected, counted: await ports.usage.get(userId) };
 }
@@ -372,6 +400,7 @@ describe.skipIf(!target)('on MongoDB', () => {
         // Sessions are found where they are stored, with their users.
         callers: new MongoCallers(db),
         users: new MongoUserRepository(db),
+        requests: new MongoRequestRepository(db),
       },
       leases: new MongoInstanceLeases(db),
     };
