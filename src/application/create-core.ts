@@ -13,6 +13,10 @@ import { NewRecoveryCodes } from './auth/mfa/new-recovery-codes.js';
 import { ResetUserMfa } from './auth/mfa/reset-user-mfa.js';
 import { StartTotp } from './auth/mfa/start-totp.js';
 import { TurnOffTotp } from './auth/mfa/turn-off-totp.js';
+import { FinishSso } from './auth/sso/finish-sso.js';
+import { GetProviders } from './auth/sso/get-providers.js';
+import { StartSso } from './auth/sso/start-sso.js';
+import { UnlinkSso } from './auth/sso/unlink-sso.js';
 import { CreateApiToken } from './tokens/create-api-token.js';
 import { ListApiTokens } from './tokens/list-api-tokens.js';
 import { DeleteApiToken } from './tokens/delete-api-token.js';
@@ -78,7 +82,12 @@ export function createCore(p: Ports): Core {
     confirmTotp: new ConfirmTotp(p),
     turnOffTotp: new TurnOffTotp(p),
     newRecoveryCodes: new NewRecoveryCodes(p),
-    resetUserMfa: new ResetUserMfa(p),    createApiToken: new CreateApiToken(p),
+    resetUserMfa: new ResetUserMfa(p),
+    getProviders: new GetProviders(p),
+    startSso: new StartSso(p),
+    finishSso: new FinishSso(p),
+    unlinkSso: new UnlinkSso(p),
+    createApiToken: new CreateApiToken(p),
     listApiTokens: new ListApiTokens(p),
     deleteApiToken: new DeleteApiToken(p),
     uploadFile: new UploadFile(p),

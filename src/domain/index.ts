@@ -10,3 +10,4 @@ export * from './share.js';
 export * from './token.js';
 export * from './user.js';
 export * from './served-type.js';
+export * from './local-path.js';

@@ -8,6 +8,7 @@ import {
   MemoryInstanceLeases,
   MemoryMfaChallengeRepository,
   MemoryPasteRepository,
+  MemoryPendingSignInRepository,
   MemorySecondFactorRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
@@ -24,6 +25,7 @@ import { folderRepositoryContract } from './folder-repository.contract.js';
 import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
+import { pendingSignInRepositoryContract } from './pending-sign-ins.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -40,6 +42,7 @@ callersContract('MemoryCallers', async () => {
 });
 secondFactorRepositoryContract('MemorySecondFactorRepository', async () => new MemorySecondFactorRepository());
 mfaChallengeRepositoryContract('MemoryMfaChallengeRepository', async () => new MemoryMfaChallengeRepository());
+pendingSignInRepositoryContract('MemoryPendingSignInRepository', async () => new MemoryPendingSignInRepository());
 fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileRepository());
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());

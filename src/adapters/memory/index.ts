@@ -6,6 +6,7 @@ import { MemoryFileRepository } from './memory-file-repository.js';
 import { MemoryFolderRepository } from './memory-folder-repository.js';
 import { MemoryInstanceLeases } from './memory-instance-leases.js';
 import { MemoryPasteRepository } from './memory-paste-repository.js';
+import { MemoryPendingSignInRepository } from './memory-pending-sign-in-repository.js';
 import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUploadSessionRepository } from './memory-upload-session-repository.js';
@@ -22,6 +23,7 @@ export {
   MemoryFolderRepository,
   MemoryInstanceLeases,
   MemoryPasteRepository,
+  MemoryPendingSignInRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUploadSessionRepository,

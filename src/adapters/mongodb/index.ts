@@ -1,5 +1,6 @@
 import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js';
 import { MongoMfaChallengeRepository } from './mongo-mfa-challenge-repository.js';
+import { MongoPendingSignInRepository } from './mongo-pending-sign-in-repository.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoCallers } from './mongo-callers.js';
 import { MongoCollectionRepository } from './mongo-collection-repository.js';
@@ -26,6 +27,7 @@ export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected
 export {
   GridFsBlobStore,
   MongoMfaChallengeRepository,
+  MongoPendingSignInRepository,
   MongoSecondFactorRepository,
   MongoCallers,
   MongoCollectionRepository,

@@ -5,11 +5,13 @@ import type { CollectionRepository } from './collection-repository.js';
 import type { FileRepository } from './file-repository.js';
 import type { FolderRepository } from './folder-repository.js';
 import type { IdGenerator } from './id-generator.js';
+import type { IdentityProvider } from './identity-provider.js';
 import type { Instance } from './instance.js';
 import type { MfaChallengeRepository } from './mfa-challenges.js';
 import type { OneTimeCodes } from './one-time-codes.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { PasteRepository } from './paste-repository.js';
+import type { PendingSignInRepository } from './pending-sign-ins.js';
 import type { SecondFactorRepository } from './second-factors.js';
 import type { CoreSettings } from './settings.js';
 import type { ShareRepository } from './share-repository.js';
@@ -28,6 +30,7 @@ export * from './collection-repository.js';
 export * from './file-repository.js';
 export * from './folder-repository.js';
 export * from './id-generator.js';
+export * from './identity-provider.js';
 export * from './instance.js';
 export * from './instance-leases.js';
 export * from './mfa-challenges.js';
@@ -35,6 +38,7 @@ export * from './one-time-codes.js';
 export * from './page-keys.js';
 export * from './password-hasher.js';
 export * from './paste-repository.js';
+export * from './pending-sign-ins.js';
 export * from './second-factors.js';
 export * from './settings.js';
 export * from './share-repository.js';
@@ -71,4 +75,7 @@ export interface Ports {
   secondFactors: SecondFactorRepository;
   mfaChallenges: MfaChallengeRepository;
   codes: OneTimeCodes;
+  pendingSignIns: PendingSignInRepository;
+  /** Single sign-on's provider; when SSO is off, one that is never available. */
+  identityProvider: IdentityProvider;
 }
