@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
+import type { Container } from 'inversify';
 import type { AddressInfo } from 'node:net';
 import { HttpApp } from '../../src/adapters/http/http-app.js';
 import type { HttpLogger } from '../../src/adapters/http/http-options.js';
 import { createHttpServer, type ServerLimits } from '../../src/adapters/http/server/http-server.js';
 import { Core, Ports } from '../../src/application/index.js';
-import { buildContainer } from '../../src/boot/composition.js';
+import { buildContainer, type BuildOptions } from '../../src/boot/composition.js';
+import type { Config } from '../../src/boot/config.js';
 import { signUp, TestClock, testBuildOptions, testConfig, type TestCoreOptions } from './core.js';
 import { checkAnswer } from './openapi-check.js';
 import { SecretScan } from './secret-scan.js';
@@ -37,6 +39,7 @@ export interface UploadOptions {
 
 export interface HttpTest {
   url: string;
+  container: Container;
   core: Core;
   ports: Ports;
   clock: TestClock;
@@ -81,17 +84,25 @@ export async function makeHttp(
     webDir?: string | null;
     /** Hold every answer to the OpenAPI document (default true); off only for a test that fakes a broken answer. */
     checkAnswers?: boolean;
+    /** Settings as the environment would give them (single sign-on, PASSWORD_LOGIN, …), over the test defaults. */
+    config?: Partial<Config>;
+    /** Single sign-on's retry pace (see BuildOptions.ssoTiming). */
+    ssoTiming?: BuildOptions['ssoTiming'];
+    /** Another test app's graph whose in-memory records this one shares: two instances over one database. */
+    memoryOf?: Container;
   } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
   const logger = options.logger ?? silentLogger;
   const clock = new TestClock();
   // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
-  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl: options.publicUrl ?? null };
+  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl: options.publicUrl ?? null, ...options.config };
   const container = buildContainer(testConfig(options, overrides), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
     webDir: options.webDir,
+    ssoTiming: options.ssoTiming,
+    memoryOf: options.memoryOf,
     wrapPorts: (raw) => {
       const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;
       scan = new SecretScan(wrapped);
@@ -142,6 +153,7 @@ export async function makeHttp(
 
   return {
     url,
+    container,
     core,
     ports,
     clock,

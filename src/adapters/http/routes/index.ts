@@ -10,6 +10,7 @@ import { fileRoutes, uploadRoutes } from './files.js';
 import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
 import { mfaRoutes } from './mfa.js';
+import { oidcRoutes } from './oidc.js';
 import { pasteRoutes } from './pastes.js';
 import { referenceRoutes } from './reference.js';
 import type { AppRouter, RouteDeps } from './route-deps.js';
@@ -32,6 +33,7 @@ const ROUTES = [
   referenceRoutes,
   authRoutes,
   mfaRoutes,
+  oidcRoutes,
   tokenRoutes,
   uploadRoutes,
   tusRoutes,

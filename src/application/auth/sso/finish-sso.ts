@@ -20,11 +20,11 @@ export class FinishSso implements Port {
   async execute({ query, state, browserKey }: Parameters<Port['execute']>[0]): Promise<SsoOutcome> {
     const sso = this.p.settings.sso;
     if (!sso) throw ssoError('off', 'Single sign-on is not configured here');
-    if (!state || !browserKey) throw expired();
+    if (!state) throw expired();
     // Taken before anything else, whatever follows: a state is good for one answer only.
     const pending = await this.p.pendingSignIns.take(this.p.secrets.hash(state), this.p.clock.now());
     // Another browser's sign-in (a callback link passed on to someone) is refused as if it did not exist.
-    if (!pending || pending.browserHash !== this.p.secrets.hash(browserKey)) throw expired();
+    if (!pending || browserKey === null || pending.browserHash !== this.p.secrets.hash(browserKey)) throw expired();
     try {
       const identity = await this.p.identityProvider.finish(query, {
         state,
