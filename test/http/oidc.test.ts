@@ -138,6 +138,36 @@ describe('single sign-on through a real OpenID provider', () => {
   });
 });
 
+describe('what single sign-on logs', () => {
+  it('holds no code, state, token or claim of a sign-in, nor of a refused one', async () => {
+    const provider = await startTestProvider();
+    const lines: unknown[] = [];
+    const record = (obj: object, msg?: string) => void lines.push({ ...obj, msg });
+    const t = await makeHttp({ config: ssoConfig(provider), logger: { info: record, warn: record, error: record } });
+    try {
+      await provider.configure([`${t.url}${CALLBACK}`]);
+      provider.accounts.set('secret-subject', { preferred_username: 'quiet', email: 'quiet@example.com', groups: ['hidden-group'] });
+      const browser = newBrowser();
+      const callback = new URL(await atProvider(browser, await startSignIn(browser, t.url), 'secret-subject'));
+      // A HEAD of the callback (a link checker) only looks: the state stays for the browser's own GET.
+      const head = await fetch(callback.href, { method: 'HEAD', redirect: 'manual', headers: { cookie: browser.coffer.header() } });
+      expect(head.status).toBe(302);
+      const landing = await deliver(browser, callback.href);
+      expect(landing.session).not.toBeNull();
+      const replay = await deliver(newBrowser(), callback.href);
+      expect(replay.location).toContain('ssoError=expired');
+      const logged = JSON.stringify(lines);
+      expect(logged).toContain('single sign-on refused');
+      for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!, landing.session!, 'secret-subject', 'quiet@example.com', 'hidden-group']) {
+        expect(logged).not.toContain(secret);
+      }
+    } finally {
+      await t.close();
+      await provider.close();
+    }
+  });
+});
+
 describe('admin groups', () => {
   let provider: TestProvider;
   let t: HttpTest;

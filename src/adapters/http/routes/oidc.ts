@@ -88,6 +88,8 @@ export function oidcRoutes(routes: RouteTable, { core, auth, options }: RouteDep
     { method: 'get', path: CALLBACK, tag: 'auth', summary: 'Where the provider sends the browser back: signs it in (the session cookie) or links the identity, then a redirect', access: 'public', query: callbackQuery, ok: redirect('To `next` (signed in, or linked); on failure, to the sign-in page or Account with `ssoError`', 'The session cookie on success; `coffer_sso` removed'), errors: [] },
     async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
+      // A HEAD (a link checker, a prefetch) only looks: it neither spends the state nor signs anyone in.
+      if (ctx.method === 'HEAD') return ctx.redirect(`${base(ctx)}/`);
       const browserKey = ssoCookie(ctx);
       clearSsoCookie(ctx);
       try {
