@@ -127,14 +127,16 @@ describe('single sign-on through a real OpenID provider', () => {
     expect(await deliver(browser, callback)).toMatchObject({ location: `${t.url}/?ssoError=denied`, session: null });
   });
 
-  it('signs in without Coffer\'s second factor; the password sign-in still asks for it', async () => {
-    const { session } = await ssoSignIn(newBrowser(), t.url, 'alice-sub');
-    const alice = await me(t, session!);
-    await t.ports.secondFactors.startTotp(alice.id, 'JBSWY3DPEHPK3PXP', t.clock.now());
-    await t.ports.secondFactors.confirmTotp(alice.id, { secret: 'JBSWY3DPEHPK3PXP', step: 1, recoveryCodeHashes: [], updatedAt: t.clock.now() });
-    const again = await ssoSignIn(newBrowser(), t.url, 'alice-sub');
-    expect(again.session).not.toBeNull();
-    expect((await me(t, again.session!)).mfa.totp).toBe(true);
+  it('signs in without Coffer\'s second factor; the same user\'s password sign-in still asks for it', async () => {
+    const gail = await passwordUser(t, 'gail');
+    await t.ports.users.linkOidc(gail.id, { issuer: provider.issuer, subject: 'gail-sub' }, t.clock.now());
+    provider.accounts.set('gail-sub', { preferred_username: 'gail', groups: [] });
+    await t.ports.secondFactors.startTotp(gail.id, 'JBSWY3DPEHPK3PXP', t.clock.now());
+    await t.ports.secondFactors.confirmTotp(gail.id, { secret: 'JBSWY3DPEHPK3PXP', step: 1, recoveryCodeHashes: [], updatedAt: t.clock.now() });
+    const password = await t.request('POST', '/api/auth/login', { json: { username: 'gail', password: 'gail-password' } });
+    expect(password.body).toMatchObject({ mfaRequired: true, methods: ['totp'] });
+    const sso = await ssoSignIn(newBrowser(), t.url, 'gail-sub');
+    expect(await me(t, sso.session!)).toMatchObject({ id: gail.id, mfa: { totp: true } });
   });
 });
 
