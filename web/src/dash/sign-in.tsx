@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type MeView, type ProvidersView } from './api.js';
-import { ssoSentence, ssoStartUrl, takeSsoError } from './sso-words.js';
+import { takeSsoError } from './sso-address.js';
+import { ssoSentence, ssoStartUrl } from './sso-words.js';
 import { ErrorNote, useAction } from './ui.js';
 
 /** Single sign-on's button, or why it cannot be used right now. A plain link: the browser leaves for the provider. */

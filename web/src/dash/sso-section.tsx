@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type MeView, type ProvidersView } from './api.js';
-import { ssoSentence, ssoStartUrl, takeSsoError } from './sso-words.js';
+import { takeSsoError } from './sso-address.js';
+import { ssoSentence, ssoStartUrl } from './sso-words.js';
 import { ConfirmButton, ErrorNote, Section, useAction } from './ui.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Why a single sign-on came back unfinished, as the server names it in `?ssoError=` (docs/API.md, "Single sign-on"),
- * in a sentence for people. The parameter is read once and taken off the address, so a reload does not repeat it.
+ * in a sentence for people (sso-address.ts takes it off the address).
  */
 const SENTENCES: Record<string, string> = {
   denied: 'The sign-in was cancelled or refused at the single sign-on provider.',
@@ -16,16 +16,6 @@ const SENTENCES: Record<string, string> = {
 
 export function ssoSentence(reason: string): string {
   return SENTENCES[reason] ?? SENTENCES['failed']!;
-}
-
-/** The reason in the address, if any, taken off it at once (the page stays where it is). */
-export function takeSsoError(): string | null {
-  const url = new URL(location.href);
-  const reason = url.searchParams.get('ssoError');
-  if (reason === null) return null;
-  url.searchParams.delete('ssoError');
-  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
-  return reason;
 }
 
 /** Where a button starts a single sign-on: the server's start, coming back to `next` (a path of this page). */
