@@ -48,6 +48,8 @@ describe('loadConfig', () => {
       publicUrl: null,
       instanceLeaseSeconds: 30,
       recoverySweepSeconds: 10,
+      passwordLogin: 'enabled',
+      oidc: null,
     });
   });
 
@@ -276,5 +278,76 @@ describe('loadConfig', () => {
 
   it('shows a non-secret bad value to help fix it', () => {
     expect(errorFor({ PORT: 'abc' }).message).toContain('"abc"');
+  });
+
+  describe('single sign-on', () => {
+    const base = { OIDC_ISSUER: 'https://auth.example.com/realms/home', OIDC_CLIENT_ID: 'coffer' };
+
+    it('is off without OIDC_ISSUER, whatever else is set', () => {
+      expect(loadConfig({ OIDC_CLIENT_ID: 'coffer', OIDC_LABEL: 'Keycloak' }).oidc).toBeNull();
+    });
+
+    it('has defaults for everything but the issuer and the client id', () => {
+      expect(loadConfig(base).oidc).toEqual({
+        issuer: 'https://auth.example.com/realms/home',
+        clientId: 'coffer',
+        clientSecret: null,
+        scopes: 'openid profile email',
+        usernameClaim: 'preferred_username',
+        groupsClaim: 'groups',
+        adminGroups: [],
+        autoRegister: true,
+        label: 'Single sign-on',
+      });
+    });
+
+    it('reads every variable', () => {
+      const config = loadConfig({
+        ...base,
+        OIDC_CLIENT_SECRET: 's3cret',
+        OIDC_SCOPES: 'openid profile groups',
+        OIDC_USERNAME_CLAIM: 'nickname',
+        OIDC_GROUPS_CLAIM: 'urn:zitadel:iam:org:project:roles',
+        OIDC_ADMIN_GROUPS: ' coffer-admins , /ops ,',
+        OIDC_AUTO_REGISTER: 'false',
+        OIDC_LABEL: 'Keycloak',
+        PASSWORD_LOGIN: 'admins',
+      });
+      expect(config.oidc).toMatchObject({
+        clientSecret: 's3cret',
+        scopes: 'openid profile groups',
+        usernameClaim: 'nickname',
+        groupsClaim: 'urn:zitadel:iam:org:project:roles',
+        adminGroups: ['coffer-admins', '/ops'],
+        autoRegister: false,
+        label: 'Keycloak',
+      });
+      expect(config.passwordLogin).toBe('admins');
+    });
+
+    it('stops start-up naming the variable of a bad value, never echoing the secret', () => {
+      expect(errorFor({ OIDC_ISSUER: 'https://auth.example.com' }).variable).toBe('OIDC_CLIENT_ID');
+      for (const issuer of ['auth.example.com', 'ftp://auth.example.com', 'https://auth.example.com/?x=1', 'http://auth.example.com']) {
+        expect(errorFor({ ...base, OIDC_ISSUER: issuer }).variable).toBe('OIDC_ISSUER');
+      }
+      const withCredentials = errorFor({ ...base, OIDC_ISSUER: 'https://user:pw@auth.example.com' });
+      expect(withCredentials.message).not.toContain('pw');
+      expect(loadConfig({ ...base, OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
+      expect(errorFor({ ...base, OIDC_SCOPES: 'profile email' }).variable).toBe('OIDC_SCOPES');
+      expect(errorFor({ ...base, OIDC_SCOPES: 'openid "x"' }).variable).toBe('OIDC_SCOPES');
+      expect(errorFor({ ...base, OIDC_USERNAME_CLAIM: 'user name' }).variable).toBe('OIDC_USERNAME_CLAIM');
+      expect(errorFor({ ...base, OIDC_GROUPS_CLAIM: 'a b' }).variable).toBe('OIDC_GROUPS_CLAIM');
+      expect(errorFor({ ...base, OIDC_AUTO_REGISTER: 'yes' }).variable).toBe('OIDC_AUTO_REGISTER');
+      expect(errorFor({ ...base, OIDC_LABEL: 'x'.repeat(65) }).variable).toBe('OIDC_LABEL');
+      expect(errorFor({ ...base, PASSWORD_LOGIN: 'sometimes' }).variable).toBe('PASSWORD_LOGIN');
+    });
+
+    it('lets PASSWORD_LOGIN shut passwords out only when single sign-on can let people in, and registration closed', () => {
+      expect(errorFor({ PASSWORD_LOGIN: 'disabled' }).variable).toBe('PASSWORD_LOGIN');
+      expect(errorFor({ PASSWORD_LOGIN: 'admins' }).variable).toBe('PASSWORD_LOGIN');
+      expect(errorFor({ ...base, PASSWORD_LOGIN: 'disabled', REGISTRATION: 'open' }).variable).toBe('REGISTRATION');
+      expect(loadConfig({ ...base, PASSWORD_LOGIN: 'disabled' }).passwordLogin).toBe('disabled');
+      expect(loadConfig({ PASSWORD_LOGIN: 'enabled' }).passwordLogin).toBe('enabled');
+    });
   });
 });

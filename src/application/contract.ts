@@ -12,6 +12,8 @@ import type {
   LoginResult,
   MeView,
   PasskeyView,
+  ProvidersView,
+  SsoOutcome,
   RecoveryCodesView,
   TotpSetupView,
   PasteView,
@@ -314,6 +316,28 @@ export interface Core {
   logout: UseCase<{ actor: Actor; everywhere?: boolean }, void>;
   authenticate: UseCase<{ token: string }, Actor>;
   getMe: UseCase<{ actor: Actor }, MeView>;
+  // single sign-on (OpenID Connect)
+  /** How people may sign in: the password form (PASSWORD_LOGIN) and single sign-on (label, availability). */
+  getProviders: UseCase<Record<string, never>, ProvidersView>;
+  /**
+   * A new authorization request for the browser to follow, its pending sign-in stored for 10 minutes (used once) under
+   * the digests of its state and of `browserKey`, which the browser keeps (a cookie) and brings to the callback.
+   * `link` needs a session: the callback then links the identity to that user. `next` counts only when it is a path
+   * on our own origin (isLocalPath); else `/` (`/account` for a link). Failures carry an `sso` detail (SsoFailure).
+   */
+  startSso: UseCase<
+    { actor: Actor | null; next: string | null; intent: 'login' | 'link'; redirectUri: string },
+    { url: string; browserKey: string }
+  >;
+  /**
+   * The provider's answer: takes the pending sign-in of `state` (once) if `browserKey` is the one it was started
+   * with, has the provider check it, then signs the person in (their account found by issuer and subject, made when
+   * auto-registration is on, its type set by the admin groups) or links the identity. No second factor of Coffer's
+   * is asked. Failures carry an `sso` detail (SsoFailure) and, when known, the `intent`; nothing is created then.
+   */
+  finishSso: UseCase<{ query: string; state: string | null; browserKey: string | null }, SsoOutcome>;
+  /** From a session: removes the user's single sign-on identity; conflict while they have no password. */
+  unlinkSso: UseCase<{ actor: Actor }, void>;
   register: UseCase<{ username: string; password: string }, LoginResult>;
   /**
    * From a session only. Ends every other session of the user; the one used stays, API tokens stay. A wrong current

@@ -21,6 +21,10 @@ import { PasskeyLoginOptions } from './auth/passkeys/passkey-login-options.js';
 import { PasskeyRegistrationOptions } from './auth/passkeys/passkey-registration-options.js';
 import { RemovePasskey } from './auth/passkeys/remove-passkey.js';
 import { RenamePasskey } from './auth/passkeys/rename-passkey.js';
+import { FinishSso } from './auth/sso/finish-sso.js';
+import { GetProviders } from './auth/sso/get-providers.js';
+import { StartSso } from './auth/sso/start-sso.js';
+import { UnlinkSso } from './auth/sso/unlink-sso.js';
 import { CreateApiToken } from './tokens/create-api-token.js';
 import { ListApiTokens } from './tokens/list-api-tokens.js';
 import { DeleteApiToken } from './tokens/delete-api-token.js';
@@ -103,7 +107,12 @@ export function createCore(p: Ports): Core {
     listPasskeys: new ListPasskeys(p),
     renamePasskey: new RenamePasskey(p),
     removePasskey: new RemovePasskey(p),
-    resetUserMfa: new ResetUserMfa(p),    createApiToken: new CreateApiToken(p),
+    resetUserMfa: new ResetUserMfa(p),
+    getProviders: new GetProviders(p),
+    startSso: new StartSso(p),
+    finishSso: new FinishSso(p),
+    unlinkSso: new UnlinkSso(p),
+    createApiToken: new CreateApiToken(p),
     listApiTokens: new ListApiTokens(p),
     deleteApiToken: new DeleteApiToken(p),
     uploadFile: new UploadFile(p),

@@ -110,7 +110,27 @@ export interface MeView {
   /** The password is one the user did not choose; the dashboard asks for a new one first. */
   mustChangePassword: boolean;
   mfa: MfaView;
+  /** The user has a password (a user made by single sign-on has none until an admin sets one). */
+  hasPassword: boolean;
+  /** The single sign-on identity linked to the user, or null. */
+  oidc: OidcView | null;
 }
+
+export interface OidcView {
+  issuer: string;
+  subject: string;
+}
+
+/** How people may sign in here: what the sign-in page offers. */
+export interface ProvidersView {
+  /** Whether the password form is offered (PASSWORD_LOGIN `enabled` or `admins`). */
+  password: boolean;
+  /** Single sign-on, or null when it is off; `available` is false until the provider's discovery succeeded. */
+  oidc: { label: string; available: boolean } | null;
+}
+
+/** Where a finished single sign-on goes: the browser signed in (a session to set), or an identity linked. */
+export type SsoOutcome = { intent: 'login'; session: LoginResult; next: string } | { intent: 'link'; next: string };
 
 /** Which second factors a user has. */
 export interface MfaView {
@@ -158,7 +178,14 @@ export interface Counter<T> {
 /** Byte counters are decimal strings, item counters integers, as every size in the API. */
 export type UsageView = { [K in LimitKind]: Counter<K extends ByteKind ? string : number> };
 
-export type AdminUserView = { id: string; username: string; type: UserType; mfa: MfaView } & UsageView;
+export type AdminUserView = {
+  id: string;
+  username: string;
+  type: UserType;
+  mfa: MfaView;
+  hasPassword: boolean;
+  oidc: OidcView | null;
+} & UsageView;
 
 export interface TokenView {
   id: string;
@@ -267,7 +294,16 @@ export function usageView(usage: Usage, limits: Limits): UsageView {
 }
 
 export function adminUserView(user: User, usage: Usage, limits: Limits, mfa: MfaView): AdminUserView {
-  return { id: user.id, username: user.username, type: user.type, mfa, ...usageView(usage, limits) };
+  const sign = signInView(user);
+  return { id: user.id, username: user.username, type: user.type, mfa, ...sign, ...usageView(usage, limits) };
+}
+
+/** How a user signs in: whether they have a password, and their single sign-on identity. */
+function signInView(user: User): { hasPassword: boolean; oidc: OidcView | null } {
+  return {
+    hasPassword: user.passwordHash !== null,
+    oidc: user.oidc ? { issuer: user.oidc.issuer, subject: user.oidc.subject } : null,
+  };
 }
 
 /** What a second-factor record (or none) comes to. */
@@ -301,6 +337,7 @@ export function meView(user: User, mfa: MfaView): MeView {
     type: user.type,
     createdAt: iso(user.createdAt),
     mustChangePassword: user.mustChangePassword,
+    ...signInView(user),
   };
 }
 

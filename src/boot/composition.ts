@@ -11,11 +11,13 @@ import {
   FileRepository,
   FolderRepository,
   IdGenerator,
+  IdentityProvider,
   Instance,
   InstanceLeases,
   PasswordHasher,
   PasteRepository,
   RequestRepository,
+  PendingSignInRepository,
   Ports,
   ShareRepository,
   Throttle,
@@ -50,6 +52,7 @@ import {
   MemoryInstanceLeases,
   MemoryPasteRepository,
   MemoryRequestRepository,
+  MemoryPendingSignInRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemorySecondFactorRepository,
@@ -71,6 +74,7 @@ import {
   MongoInstanceLeases,
   MongoPasteRepository,
   MongoRequestRepository,
+  MongoPendingSignInRepository,
   MongoShareRepository,
   MongoTokenRepository,
   MongoSecondFactorRepository,
@@ -85,6 +89,9 @@ import {
   unavailableWhenDisconnected,
 } from '../adapters/mongodb/index.js';
 import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
+import { NoIdentityProvider } from '../adapters/oidc/no-identity-provider.js';
+import type { OidcClientOptions } from '../adapters/oidc/oidc-options.js';
+import { OpenIdClientProvider } from '../adapters/oidc/openid-client-provider.js';
 import type { Config } from './config.js';
 import { claimEphemeralBlobDir, type EphemeralBlobDir } from './ephemeral-blobs.js';
 import { LeaseKeeper, timingOf } from './instance-lease.js';
@@ -116,6 +123,8 @@ export interface BuildOptions {
    * share one in-memory database as two share one MongoDB (tests of what one instance's death leaves to the other).
    */
   memoryOf?: Container;
+  /** Single sign-on's retry pace: after a failed discovery, and how long a look at availability waits (tests shorten). */
+  ssoTiming?: Partial<Pick<OidcClientOptions, 'retryMs' | 'waitMs'>>;
 }
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -151,6 +160,8 @@ const PORT_TOKENS = {
   webauthnChallenges: WebAuthnChallengeRepository,
   webauthn: WebAuthn,
   requests: RequestRepository,
+  pendingSignIns: PendingSignInRepository,
+  identityProvider: IdentityProvider,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -173,6 +184,7 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   PasskeyRepository,
   WebAuthnChallengeRepository,
   RequestRepository,
+  PendingSignInRepository,
   BlobStore,
 ];
 
@@ -196,6 +208,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(MfaChallengeRepository).to(MemoryMfaChallengeRepository).inSingletonScope();
   container.bind(PasskeyRepository).to(MemoryPasskeyRepository).inSingletonScope();
   container.bind(WebAuthnChallengeRepository).to(MemoryWebAuthnChallengeRepository).inSingletonScope();
+  container.bind(PendingSignInRepository).to(MemoryPendingSignInRepository).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -230,6 +243,7 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<MfaChallengeRepository>(container, MfaChallengeRepository, MongoMfaChallengeRepository);
   bindGuarded<PasskeyRepository>(container, PasskeyRepository, MongoPasskeyRepository);
   bindGuarded<WebAuthnChallengeRepository>(container, WebAuthnChallengeRepository, MongoWebAuthnChallengeRepository);
+  bindGuarded<PendingSignInRepository>(container, PendingSignInRepository, MongoPendingSignInRepository);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -253,6 +267,41 @@ function bindBlobStore(container: Container, config: Config, kind: BlobStoreChoi
     container.bind(FsBlobStoreOptions).toConstantValue({ dir: config.dataDir });
     container.bind(BlobStore).to(FsBlobStore).inSingletonScope();
   }
+}
+
+const SSO_RETRY_MS = 30_000;
+const SSO_WAIT_MS = 2_000;
+const SSO_TIMEOUT_SECONDS = 10;
+
+/**
+ * Single sign-on's provider, one per instance (each discovers for itself); discovery starts with the graph and start-up
+ * never waits for it. Without OIDC_ISSUER, a provider that is never available.
+ */
+function bindIdentityProvider(container: Container, config: Config, logger: Logger, timing: BuildOptions['ssoTiming']): void {
+  const sso = config.oidc;
+  if (!sso) {
+    container.bind(IdentityProvider).toConstantValue(new NoIdentityProvider());
+    return;
+  }
+  const options: OidcClientOptions = {
+    issuer: sso.issuer,
+    clientId: sso.clientId,
+    clientSecret: sso.clientSecret,
+    scopes: sso.scopes,
+    usernameClaim: sso.usernameClaim,
+    groupsClaim: sso.groupsClaim,
+    retryMs: timing?.retryMs ?? SSO_RETRY_MS,
+    waitMs: timing?.waitMs ?? SSO_WAIT_MS,
+    timeoutSeconds: SSO_TIMEOUT_SECONDS,
+  };
+  container
+    .bind<IdentityProvider>(IdentityProvider)
+    .toResolvedValue(() => {
+      const provider = new OpenIdClientProvider(options, logger);
+      provider.warmUp();
+      return provider;
+    })
+    .inSingletonScope();
 }
 
 /** Without a connected persistence only memory is possible; silently dropping a configured database would lose data. */
@@ -281,7 +330,14 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     registration: config.registration,
     maxConcurrentUploads: config.maxConcurrentUploads,
     resumableIdleMs: config.resumableExpiryHours * HOUR_MS,
+    passwordLogin: config.passwordLogin,
+    sso: config.oidc && {
+      label: config.oidc.label,
+      autoRegister: config.oidc.autoRegister,
+      adminGroups: config.oidc.adminGroups,
+    },
   });
+  bindIdentityProvider(container, config, logger, options.ssoTiming);
   if (options.clock) container.bind(Clock).toConstantValue(options.clock);
   else container.bind(Clock).to(SystemClock).inSingletonScope();
   if (options.ids) container.bind(IdGenerator).toConstantValue(options.ids);
@@ -331,7 +387,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     webDir: options.webDir === undefined ? WEB_DIST : (options.webDir ?? undefined),
     publicUrl: config.publicUrl,
     sessionCookieMaxAge: Math.round(config.sessionMaxDays * 86_400),
-    registrationOpen: config.registration === 'open',
+    registrationOpen: config.registration === 'open' && config.passwordLogin === 'enabled',
   });
   container.bind(HttpApp).toSelf().inSingletonScope();
   return container;

@@ -46,6 +46,29 @@ export interface Config {
   instanceLeaseSeconds: number;
   /** How often each instance looks for the unfinished work of instances whose lease ran out, in seconds. */
   recoverySweepSeconds: number;
+  /** PASSWORD_LOGIN: who may sign in with a password. */
+  passwordLogin: PasswordLoginMode;
+  /** Single sign-on (OIDC_*); null unless OIDC_ISSUER is set. */
+  oidc: OidcConfig | null;
+}
+
+export const PASSWORD_LOGIN_MODES = ['enabled', 'admins', 'disabled'] as const;
+export type PasswordLoginMode = (typeof PASSWORD_LOGIN_MODES)[number];
+
+export interface OidcConfig {
+  /** As written, without a trailing slash added or taken away: the issuer the provider names must match it exactly. */
+  issuer: string;
+  clientId: string;
+  /** Null: a public client (PKCE only). */
+  clientSecret: string | null;
+  /** Space-separated, with `openid`. */
+  scopes: string;
+  usernameClaim: string;
+  groupsClaim: string;
+  /** Empty: single sign-on never changes who is an admin. */
+  adminGroups: string[];
+  autoRegister: boolean;
+  label: string;
 }
 
 export interface ClientLimits {
@@ -233,8 +256,75 @@ function clientLimits(env: Env): ClientLimits {
   };
 }
 
+/** Loopback hosts, the only ones an http:// issuer may name (a provider on this machine, as in tests). */
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+// RFC 6749's scope-token: printable ASCII without space, `"` and `\`.
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+// A claim name: printable ASCII without space (names like `urn:zitadel:iam:org:project:roles` or URLs included).
+const CLAIM_NAME = /^[\x21-\x7e]{1,256}$/;
+
+function oidcIssuer(raw: string): string {
+  if (/^[^/?#]*:\/\/[^/?#]*@/.test(raw)) throw new ConfigError('OIDC_ISSUER', 'must not carry credentials');
+  const url = URL.canParse(raw) && !/[\s?#]/.test(raw) ? new URL(raw) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    throw new ConfigError('OIDC_ISSUER', `must be an absolute https:// address without query or fragment (got ${shown(raw)})`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    throw new ConfigError('OIDC_ISSUER', `must use https:// (plain http:// only for localhost) (got ${shown(raw)})`);
+  }
+  return raw;
+}
+
+function claimName(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback;
+  if (!CLAIM_NAME.test(raw)) throw new ConfigError(name, `must be a claim name without spaces (got ${shown(raw)})`);
+  return raw;
+}
+
+function oidc(env: Env): OidcConfig | null {
+  const issuer = read(env, 'OIDC_ISSUER');
+  if (issuer === undefined) return null;
+  const clientId = read(env, 'OIDC_CLIENT_ID');
+  if (clientId === undefined) throw new ConfigError('OIDC_CLIENT_ID', 'must be set when OIDC_ISSUER is set');
+  const scopes = (read(env, 'OIDC_SCOPES') ?? 'openid profile email').trim().split(/\s+/);
+  const badScope = scopes.find((scope) => !SCOPE_TOKEN.test(scope));
+  if (badScope !== undefined) throw new ConfigError('OIDC_SCOPES', `holds a character a scope may not (got ${shown(badScope)})`);
+  if (!scopes.includes('openid')) throw new ConfigError('OIDC_SCOPES', 'must include openid');
+  const label = (read(env, 'OIDC_LABEL') ?? 'Single sign-on').trim();
+  if (label === '' || [...label].length > 64 || /[\p{Cc}\p{Cf}]/u.test(label)) {
+    throw new ConfigError('OIDC_LABEL', `must be 1 to 64 printable characters (got ${shown(label)})`);
+  }
+  return {
+    issuer: oidcIssuer(issuer),
+    clientId,
+    // A secret is never echoed.
+    clientSecret: read(env, 'OIDC_CLIENT_SECRET') ?? null,
+    scopes: [...new Set(scopes)].join(' '),
+    usernameClaim: claimName(env, 'OIDC_USERNAME_CLAIM', 'preferred_username'),
+    groupsClaim: claimName(env, 'OIDC_GROUPS_CLAIM', 'groups'),
+    adminGroups: (read(env, 'OIDC_ADMIN_GROUPS') ?? '').split(',').map((g) => g.trim()).filter((g) => g !== ''),
+    autoRegister: oneOf(env, 'OIDC_AUTO_REGISTER', ['true', 'false'], 'true') === 'true',
+    label,
+  };
+}
+
+/**
+ * PASSWORD_LOGIN other than `enabled` needs single sign-on (someone has to be able to sign in), and registration
+ * makes password accounts, so it stays closed then.
+ */
+function passwordLogin(env: Env, sso: OidcConfig | null, registration: 'open' | 'closed'): PasswordLoginMode {
+  const mode = oneOf(env, 'PASSWORD_LOGIN', PASSWORD_LOGIN_MODES, 'enabled');
+  if (mode !== 'enabled' && sso === null) throw new ConfigError('PASSWORD_LOGIN', `may be ${mode} only when OIDC_ISSUER is set`);
+  if (mode !== 'enabled' && registration === 'open') {
+    throw new ConfigError('REGISTRATION', `must be closed when PASSWORD_LOGIN is ${mode} (accounts come through single sign-on)`);
+  }
+  return mode;
+}
+
 /** Reads the whole configuration from the environment; throws ConfigError at the first bad value. */
 export function loadConfig(env: Env): Config {
+  const sso = oidc(env);
+  const registration = oneOf(env, 'REGISTRATION', ['open', 'closed'], 'closed');
   return {
     port: integer(env, 'PORT', 3000, 1, 65_535),
     host: host(env),
@@ -246,7 +336,7 @@ export function loadConfig(env: Env): Config {
     production: read(env, 'NODE_ENV') === 'production',
     blobStore: oneOf(env, 'BLOB_STORE', BLOB_STORE_KINDS, 'fs'),
     ...admin(env),
-    registration: oneOf(env, 'REGISTRATION', ['open', 'closed'], 'closed'),
+    registration,
     ...sessionDays(env),
     maxUploadBytes: integer(env, 'MAX_UPLOAD_BYTES', 1024 ** 3, 1),
     limits: limits(env),
@@ -258,5 +348,7 @@ export function loadConfig(env: Env): Config {
     publicUrl: publicUrl(env),
     instanceLeaseSeconds: positiveNumber(env, 'INSTANCE_LEASE_SECONDS', 30, 3600),
     recoverySweepSeconds: positiveNumber(env, 'RECOVERY_SWEEP_SECONDS', 10, 3600),
+    passwordLogin: passwordLogin(env, sso, registration),
+    oidc: sso,
   };
 }

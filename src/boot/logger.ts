@@ -8,6 +8,8 @@ export const REDACTED_PATHS = [
   '*.token',
   'passwordHash',
   '*.passwordHash',
+  'clientSecret',
+  '*.clientSecret',
   'authorization',
   '*.authorization',
   'req.headers.authorization',

@@ -11,3 +11,4 @@ export * from './token.js';
 export * from './user.js';
 export * from './served-type.js';
 export * from './file-request.js';
+export * from './local-path.js';

@@ -27,6 +27,8 @@ function adminCalls(core: Core, actor: Actor, targetId: string): Array<() => Pro
 
 /** What a user without any second factor shows. */
 const NO_MFA = { totp: false, passkeys: 0, recoveryCodesLeft: 0 };
+/** How a user made with a password signs in: with it, and no single sign-on identity. */
+const PASSWORD_ONLY = { hasPassword: true, oidc: null };
 
 describe('admin access', () => {
   it('is forbidden to a plain user session', async () => {
@@ -62,12 +64,13 @@ describe('listUsers and getUser', () => {
       b.username.localeCompare(a.username),
     );
     expect(list).toEqual([
-      { id: root.userId, username: 'root', type: 'admin', mfa: NO_MFA, ...zeroUsage },
+      { id: root.userId, username: 'root', type: 'admin', mfa: NO_MFA, ...PASSWORD_ONLY, ...zeroUsage },
       {
         id: alice.userId,
         username: 'alice',
         type: 'user',
         mfa: NO_MFA,
+        ...PASSWORD_ONLY,
         ...zeroUsage,
         files: { current: 0, max: 3 },
         tokens: { current: 1, max: TEST_LIMITS.tokens },
@@ -88,7 +91,7 @@ describe('createUser', () => {
     const ctx = makeCore();
     const root = await signUp(ctx, 'root', 'admin');
     const record = await ctx.core.createUser.execute({ actor: root.actor, username: 'alice', password: 'password-1' });
-    expect(record).toEqual({ id: expect.any(String), username: 'alice', type: 'user', mfa: NO_MFA, ...zeroUsage });
+    expect(record).toEqual({ id: expect.any(String), username: 'alice', type: 'user', mfa: NO_MFA, ...PASSWORD_ONLY, ...zeroUsage });
     const { user } = sessionOf(await ctx.core.login.execute({ username: 'alice', password: 'password-1' }));
     expect(user.id).toBe(record.id);
   });

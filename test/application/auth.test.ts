@@ -150,6 +150,8 @@ describe('getMe', () => {
       createdAt: '2026-11-22T10:00:00.000Z',
       mustChangePassword: false,
       mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 },
+      hasPassword: true,
+      oidc: null,
     });
   });
 

@@ -26,6 +26,7 @@ export function aUser(fields: Partial<User> = {}): User {
     keptSessionId: null,
     mustChangePassword: false,
     limits: {},
+    oidc: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...fields,

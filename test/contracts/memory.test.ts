@@ -10,6 +10,7 @@ import {
   MemoryPasskeyRepository,
   MemoryPasteRepository,
   MemoryRequestRepository,
+  MemoryPendingSignInRepository,
   MemorySecondFactorRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
@@ -29,6 +30,7 @@ import { keysetPagesContract } from './keyset-pages.contract.js';
 import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { requestRepositoryContract } from './request-repository.contract.js';
+import { pendingSignInRepositoryContract } from './pending-sign-ins.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -48,6 +50,7 @@ mfaChallengeRepositoryContract('MemoryMfaChallengeRepository', async () => new M
 passkeySlotsContract('MemorySecondFactorRepository', async () => new MemorySecondFactorRepository());
 passkeyRepositoryContract('MemoryPasskeyRepository', async () => new MemoryPasskeyRepository());
 webauthnChallengeRepositoryContract('MemoryWebAuthnChallengeRepository', async () => new MemoryWebAuthnChallengeRepository());
+pendingSignInRepositoryContract('MemoryPendingSignInRepository', async () => new MemoryPendingSignInRepository());
 fileRepositoryContract('MemoryFileRepository', async () => new MemoryFileRepository());
 folderRepositoryContract('MemoryFolderRepository', async () => new MemoryFolderRepository());
 collectionRepositoryContract('MemoryCollectionRepository', async () => new MemoryCollectionRepository());

@@ -18,6 +18,7 @@ import {
   MongoPasskeyRepository,
   MongoPasteRepository,
   MongoRequestRepository,
+  MongoPendingSignInRepository,
   MongoSecondFactorRepository,
   MongoShareRepository,
   MongoTokenRepository,
@@ -39,6 +40,7 @@ import { keysetPagesContract } from './keyset-pages.contract.js';
 import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
 import { requestRepositoryContract } from './request-repository.contract.js';
+import { pendingSignInRepositoryContract } from './pending-sign-ins.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
@@ -98,6 +100,14 @@ describe.skipIf(!target)('MongoDB adapters', () => {
     onFreshDb(async (db) => {
       await db.collection(COLLECTIONS.mfaChallenges).dropIndex('challenge_ttl');
       return new MongoMfaChallengeRepository(db);
+    }),
+  );
+  // The same: the fixtures' expiries lie in the past. The TTL index is created by ensureIndexes (checked below).
+  pendingSignInRepositoryContract(
+    'MongoPendingSignInRepository',
+    onFreshDb(async (db) => {
+      await db.collection(COLLECTIONS.pendingSignIns).dropIndex('pending_ttl');
+      return new MongoPendingSignInRepository(db);
     }),
   );
   // The fixtures' sessions expire at a fixed date; once that has passed, the TTL monitor could take them mid-test.
@@ -215,6 +225,9 @@ describe.skipIf(!target)('MongoDB adapters', () => {
       expect(await unique(COLLECTIONS.tokens)).toContainEqual({ hash: 1 });
       const ttl = (await db.collection(COLLECTIONS.tokens).listIndexes().toArray()).find((i) => i.name === 'session_ttl');
       expect(ttl).toMatchObject({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+      expect(await unique(COLLECTIONS.users)).toContainEqual({ 'oidc.issuer': 1, 'oidc.subject': 1 });
+      const pending = await db.collection(COLLECTIONS.pendingSignIns).listIndexes().toArray();
+      expect(pending.find((i) => i.name === 'pending_ttl')).toMatchObject({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
     });
   });
 });

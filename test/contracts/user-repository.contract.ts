@@ -254,5 +254,89 @@ export function userRepositoryContract(name: string, make: () => Promise<UserRep
       updated.limits.files = 700;
       expect(await users.findById(original.id)).toEqual({ ...original, limits: { files: 7 }, updatedAt: at(3) });
     });
+  
+    describe('single sign-on identities', () => {
+      const keycloak = { issuer: 'https://kc.example/realms/home', subject: 'sub-1' };
+
+      it('stores a user without a password and finds them by issuer and subject, exactly', async () => {
+        const user = aUser({ passwordHash: null, oidc: keycloak });
+        expect(await users.insert(user)).toBe(true);
+        expect(await users.findById(user.id)).toEqual(user);
+        expect(await users.findByOidc({ ...keycloak })).toEqual(user);
+        expect(await users.findByOidc({ issuer: keycloak.issuer, subject: 'SUB-1' })).toBeNull();
+        expect(await users.findByOidc({ issuer: 'https://other.example', subject: 'sub-1' })).toBeNull();
+        expect(await users.findByOidc({ issuer: keycloak.issuer, subject: 'sub-2' })).toBeNull();
+      });
+
+      it('refuses a second user with the same identity and writes nothing', async () => {
+        const first = aUser({ oidc: keycloak });
+        const second = aUser({ oidc: { ...keycloak } });
+        expect(await users.insert(first)).toBe(true);
+        expect(await users.insert(second)).toBe(false);
+        expect(await users.findById(second.id)).toBeNull();
+        // The same subject at another issuer is another person.
+        expect(await users.insert(aUser({ oidc: { issuer: 'https://other.example', subject: 'sub-1' } }))).toBe(true);
+        // Users without an identity never clash over it.
+        expect(await users.insert(aUser())).toBe(true);
+        expect(await users.insert(aUser())).toBe(true);
+      });
+
+      it('links an identity once: another user holding it is refused, a relink replaces the old one', async () => {
+        const alice = aUser();
+        const bob = aUser();
+        await users.insert(alice);
+        await users.insert(bob);
+        expect(await users.linkOidc(alice.id, keycloak, at(1))).toBe('done');
+        expect(await users.findByOidc(keycloak)).toEqual({ ...alice, oidc: keycloak, updatedAt: at(1) });
+        expect(await users.linkOidc(bob.id, keycloak, at(2))).toBe('taken');
+        expect((await users.findById(bob.id))!.oidc).toBeNull();
+        expect(await users.linkOidc(alice.id, keycloak, at(3))).toBe('done');
+        const other = { issuer: keycloak.issuer, subject: 'sub-9' };
+        expect(await users.linkOidc(alice.id, other, at(4))).toBe('done');
+        expect(await users.findByOidc(keycloak)).toBeNull();
+        expect(await users.linkOidc(bob.id, keycloak, at(5))).toBe('done');
+        expect(await users.linkOidc('no-such-user', { issuer: 'x', subject: 'y' }, at(5))).toBe('missing');
+      });
+
+      it('lets two links racing for one identity end with one holder', async () => {
+        const [a, b] = [aUser(), aUser()];
+        await users.insert(a);
+        await users.insert(b);
+        const outcomes = await Promise.all([users.linkOidc(a.id, keycloak, at(1)), users.linkOidc(b.id, keycloak, at(1))]);
+        expect(outcomes.sort()).toEqual(['done', 'taken']);
+      });
+
+      it('unlinks only a user with a password; without one nothing is written', async () => {
+        const withPassword = aUser({ oidc: keycloak });
+        const ssoOnly = aUser({ passwordHash: null, oidc: { issuer: keycloak.issuer, subject: 'sub-2' } });
+        await users.insert(withPassword);
+        await users.insert(ssoOnly);
+        expect(await users.unlinkOidc(ssoOnly.id, at(1), true)).toBe('no_password');
+        expect(await users.findById(ssoOnly.id)).toEqual(ssoOnly);
+        expect(await users.unlinkOidc(withPassword.id, at(2), true)).toBe('done');
+        expect(await users.findById(withPassword.id)).toEqual({ ...withPassword, oidc: null, updatedAt: at(2) });
+        expect(await users.findByOidc(keycloak)).toBeNull();
+        expect(await users.unlinkOidc(withPassword.id, at(3), true)).toBe('done');
+        expect(await users.unlinkOidc('no-such-user', at(3), true)).toBe('missing');
+        // Without needing a password (the user has a passkey), the identity goes all the same.
+        expect(await users.unlinkOidc(ssoOnly.id, at(4), false)).toBe('done');
+        expect(await users.findById(ssoOnly.id)).toEqual({ ...ssoOnly, oidc: null, updatedAt: at(4) });
+        expect(await users.unlinkOidc('no-such-user', at(4), false)).toBe('missing');
+        // Once unlinked, the identity is free for someone else; once deleted, too.
+        const other = aUser();
+        await users.insert(other);
+        expect(await users.linkOidc(other.id, keycloak, at(5))).toBe('done');
+        expect(await users.delete(other.id)).toBe('done');
+        expect(await users.insert(aUser({ oidc: keycloak }))).toBe(true);
+      });
+
+      it('gives a user without a password a password through update', async () => {
+        const user = aUser({ passwordHash: null, oidc: keycloak });
+        await users.insert(user);
+        const updated = await users.update(user.id, { passwordHash: 'new-hash', updatedAt: at(1) });
+        expect(updated).toEqual({ ...user, passwordHash: 'new-hash', credentialsEpoch: 1, updatedAt: at(1) });
+        expect(await users.unlinkOidc(user.id, at(2), true)).toBe('done');
+      });
+    });
   });
 }

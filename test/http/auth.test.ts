@@ -158,6 +158,8 @@ describe('session routes', () => {
       createdAt: expect.any(String),
       mustChangePassword: false,
       mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 },
+      hasPassword: true,
+      oidc: null,
     });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });

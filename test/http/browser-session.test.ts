@@ -231,7 +231,7 @@ describe('GET /api/auth/session', () => {
     const reply = await t.request('GET', '/api/auth/session', { headers: { cookie } });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
-      user: { id: expect.any(String), username: 'alice', type: 'user', createdAt: expect.any(String), mustChangePassword: false, mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 } },
+      user: { id: expect.any(String), username: 'alice', type: 'user', createdAt: expect.any(String), mustChangePassword: false, mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 }, hasPassword: true, oidc: null },
       registration: false,
       persistence: 'memory',
     });

@@ -5,6 +5,8 @@ import {
   CODE_GUESSES_PER_ACCOUNT_AND_ADDRESS,
   PASSKEY_LOGIN_FAILURES_PER_ADDRESS,
 } from '../../src/application/auth/throttle-rules.js';
+import { issueSession } from '../../src/application/auth/issue-session.js';
+import type { User } from '../../src/domain/index.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { SoftAuthenticator, type Lies } from '../support/soft-authenticator.js';
 import { totpAt } from '../support/totp.js';
@@ -545,5 +547,44 @@ describe('two instances over one database', () => {
     const passkey = authenticator.get(mfaOpts.body);
     expect((await t.request('POST', '/api/auth/login/mfa', { json: { mfaToken, passkey } })).status).toBe(200);
     expect((await other.request('POST', '/api/auth/login/mfa', { json: { mfaToken, passkey } })).status).toBe(401);
+  });
+});
+
+describe('single sign-on accounts and passkeys', () => {
+  beforeEach(async () => {
+    t = await makeHttp({ publicUrl: PUBLIC });
+  });
+
+  it('an account without a password unlinks its single sign-on only once it has a passkey, then signs in with it', async () => {
+    const now = t.clock.now();
+    const user: User = {
+      id: t.ports.ids.newId(),
+      username: 'gina',
+      type: 'user',
+      passwordHash: null,
+      credentialsEpoch: 0,
+      keptSessionId: null,
+      mustChangePassword: false,
+      limits: {},
+      oidc: { issuer: 'https://idp.test', subject: 'gina-at-idp' },
+      createdAt: now,
+      updatedAt: now,
+    };
+    await t.ports.users.insert(user);
+    // A session as single sign-on's callback makes one.
+    const { token } = await issueSession(t.ports, user);
+    const unlink = () => t.request('DELETE', '/api/auth/oidc/link', { token });
+
+    const refused = await unlink();
+    expect(refused.status).toBe(409);
+    expect((await me(token)).body.oidc).toEqual(user.oidc);
+
+    const authenticator = new SoftAuthenticator();
+    expect((await register(token, authenticator, 'laptop')).status).toBe(201);
+    expect((await unlink()).status).toBe(204);
+    expect((await me(token)).body.oidc).toBeNull();
+    const signedIn = await signInWith(authenticator);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user.id).toBe(user.id);
   });
 });

@@ -106,6 +106,7 @@ export async function signUp(
     keptSessionId: null,
     mustChangePassword: false,
     limits: {},
+    oidc: null,
     createdAt: now,
     updatedAt: now,
   });

@@ -5,7 +5,8 @@ import { HttpApp } from '../../src/adapters/http/http-app.js';
 import type { HttpLogger } from '../../src/adapters/http/http-options.js';
 import { createHttpServer, type ServerLimits } from '../../src/adapters/http/server/http-server.js';
 import { Core, Ports } from '../../src/application/index.js';
-import { buildContainer } from '../../src/boot/composition.js';
+import { buildContainer, type BuildOptions } from '../../src/boot/composition.js';
+import type { Config } from '../../src/boot/config.js';
 import { signUp, TestClock, testBuildOptions, testConfig, type TestCoreOptions } from './core.js';
 import { checkAnswer } from './openapi-check.js';
 import { SecretScan } from './secret-scan.js';
@@ -91,6 +92,10 @@ export async function makeHttp(
     memoryOf?: Container;
     /** The clock to share with another instance; a fresh one by default. */
     clock?: TestClock;
+    /** Settings as the environment would give them (single sign-on, PASSWORD_LOGIN, …), over the test defaults. */
+    config?: Partial<Config>;
+    /** Single sign-on's retry pace (see BuildOptions.ssoTiming). */
+    ssoTiming?: BuildOptions['ssoTiming'];
   } = {},
 ): Promise<HttpTest> {
   let scan!: SecretScan;
@@ -104,11 +109,12 @@ export async function makeHttp(
   const url = `http://127.0.0.1:${port}`;
   const publicUrl = typeof options.publicUrl === 'function' ? options.publicUrl(port) : (options.publicUrl ?? null);
   // The very graph npm start builds, on the memory adapters, with the secret scan recording every port's answers.
-  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl };
+  const overrides = { trustProxy: options.trustProxy ?? 0, publicUrl, ...options.config };
   const container = buildContainer(testConfig(options, overrides), {
     ...testBuildOptions(options, clock),
     httpLogger: logger,
     webDir: options.webDir,
+    ssoTiming: options.ssoTiming,
     memoryOf: options.memoryOf,
     wrapPorts: (raw) => {
       const wrapped = options.wrapPorts ? options.wrapPorts(raw) : raw;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ceremonySentence, errorSentence, type ErrorFacts, type Situation } from '../../web/src/dash/error-words.js';
 import { inUnits, readSize } from '../../web/src/dash/size-input.js';
 import { formatWait } from '../../web/src/common/format.js';
+import { ssoSentence } from '../../web/src/dash/sso-words.js';
+import { SSO_FAILURES } from '../../src/application/ports/identity-provider.js';
 
 /** What an error answer of the API looks like to the dashboard, as the server words it. */
 const bad = (path: string, message: string): ErrorFacts => ({
@@ -237,5 +239,17 @@ describe('sizes as typed', () => {
       const { value, unit } = inUnits(bytes);
       expect(readSize(value, unit)).toEqual({ bytes, unit: null });
     }
+  });
+});
+
+describe('single sign-on sentences', () => {
+  it('say each reason the server can give in words of their own, and something for any other', () => {
+    const sentences = SSO_FAILURES.map((reason) => ssoSentence(reason));
+    expect(new Set(sentences).size).toBe(SSO_FAILURES.length);
+    for (const text of sentences) {
+      expect(text).toMatch(/^[A-Z].*\.$/);
+      expect(text).not.toMatch(MACHINE_WORDS);
+    }
+    expect(ssoSentence('something-new')).toBe(ssoSentence('failed'));
   });
 });

@@ -9,6 +9,7 @@ import { MemoryFolderRepository } from './memory-folder-repository.js';
 import { MemoryInstanceLeases } from './memory-instance-leases.js';
 import { MemoryPasteRepository } from './memory-paste-repository.js';
 import { MemoryRequestRepository } from './memory-request-repository.js';
+import { MemoryPendingSignInRepository } from './memory-pending-sign-in-repository.js';
 import { MemoryShareRepository } from './memory-share-repository.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUploadSessionRepository } from './memory-upload-session-repository.js';
@@ -28,6 +29,7 @@ export {
   MemoryInstanceLeases,
   MemoryPasteRepository,
   MemoryRequestRepository,
+  MemoryPendingSignInRepository,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemoryUploadSessionRepository,

@@ -1,9 +1,11 @@
 import { injectable } from 'inversify';
-import { normalizeUsername, type User, type UserType } from '../../domain/index.js';
+import { normalizeUsername, type OidcIdentity, type User, type UserType } from '../../domain/index.js';
 import type {
   AdminCount,
   AdminGuarded,
+  LinkOutcome,
   OwnPasswordChange,
+  UnlinkOutcome,
   UserPatch,
   UserRepository,
 } from '../../application/ports/index.js';
@@ -15,13 +17,49 @@ export class MemoryUserRepository implements UserRepository {
   private readonly rows = new Map<string, User>();
   /** Normalized username → id: the unique index that makes usernames case-insensitive. */
   private readonly byUsername = new Map<string, string>();
+  /** Issuer and subject → id: the unique index of single sign-on identities. */
+  private readonly byOidc = new Map<string, string>();
 
   async insert(user: User): Promise<boolean> {
     const key = normalizeUsername(user.username);
+    const identity = user.oidc ? oidcKey(user.oidc) : null;
     if (this.rows.has(user.id) || this.byUsername.has(key)) return false;
+    if (identity !== null && this.byOidc.has(identity)) return false;
     this.rows.set(user.id, clone(user));
     this.byUsername.set(key, user.id);
+    if (identity !== null) this.byOidc.set(identity, user.id);
     return true;
+  }
+
+  async findByOidc(identity: OidcIdentity): Promise<User | null> {
+    const id = this.byOidc.get(oidcKey(identity));
+    return id === undefined ? null : clone(this.rows.get(id)!);
+  }
+
+  /** Check and write in one synchronous step, as MongoDB's unique index decides it. */
+  async linkOidc(id: string, identity: OidcIdentity, updatedAt: Date): Promise<LinkOutcome> {
+    const user = this.rows.get(id);
+    if (!user) return 'missing';
+    const key = oidcKey(identity);
+    const holder = this.byOidc.get(key);
+    if (holder !== undefined && holder !== id) return 'taken';
+    if (user.oidc) this.byOidc.delete(oidcKey(user.oidc));
+    user.oidc = { issuer: identity.issuer, subject: identity.subject };
+    user.updatedAt = new Date(updatedAt);
+    this.byOidc.set(key, id);
+    return 'done';
+  }
+
+  async unlinkOidc(id: string, updatedAt: Date, needPassword: boolean): Promise<UnlinkOutcome> {
+    const user = this.rows.get(id);
+    if (!user) return 'missing';
+    if (needPassword && user.passwordHash === null) return 'no_password';
+    if (user.oidc) {
+      this.byOidc.delete(oidcKey(user.oidc));
+      user.oidc = null;
+      user.updatedAt = new Date(updatedAt);
+    }
+    return 'done';
   }
 
   async findById(id: string): Promise<User | null> {
@@ -81,6 +119,7 @@ export class MemoryUserRepository implements UserRepository {
     if (user.type === 'admin' && this.admins() <= 1) return 'last_admin';
     this.rows.delete(id);
     this.byUsername.delete(normalizeUsername(user.username));
+    if (user.oidc) this.byOidc.delete(oidcKey(user.oidc));
     return 'done';
   }
 
@@ -99,4 +138,9 @@ export class MemoryUserRepository implements UserRepository {
     for (const user of this.rows.values()) if (user.type === 'admin') admins++;
     return admins;
   }
+}
+
+/** One string per identity; the issuer is a URL, which holds no newline. */
+function oidcKey(identity: OidcIdentity): string {
+  return `${identity.issuer}\n${identity.subject}`;
 }

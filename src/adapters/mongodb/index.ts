@@ -2,6 +2,7 @@ import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js
 import { MongoPasskeyRepository } from './mongo-passkey-repository.js';
 import { MongoWebAuthnChallengeRepository } from './mongo-webauthn-challenge-repository.js';
 import { MongoMfaChallengeRepository } from './mongo-mfa-challenge-repository.js';
+import { MongoPendingSignInRepository } from './mongo-pending-sign-in-repository.js';
 import { GridFsBlobStore } from './gridfs-blob-store.js';
 import { MongoCallers } from './mongo-callers.js';
 import { MongoCollectionRepository } from './mongo-collection-repository.js';
@@ -29,6 +30,7 @@ export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected
 export {
   GridFsBlobStore,
   MongoMfaChallengeRepository,
+  MongoPendingSignInRepository,
   MongoSecondFactorRepository,
   MongoPasskeyRepository,
   MongoWebAuthnChallengeRepository,

@@ -31,6 +31,8 @@ export const COLLECTIONS = {
   webauthnChallenges: 'webauthn_challenges',
   /** File requests: links through which people without an account send files to an owner. */
   requests: 'requests',
+  /** Single sign-ons on their way through the provider (state digests), 10 minutes each. */
+  pendingSignIns: 'pending_sign_ins',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -89,6 +91,13 @@ function redact(uri: string): string {
 const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.users]: [
     { key: { usernameLower: 1 }, unique: true, name: 'username_unique' },
+    // One account per single sign-on identity; users without one (null or absent) are not indexed.
+    {
+      key: { 'oidc.issuer': 1, 'oidc.subject': 1 },
+      unique: true,
+      partialFilterExpression: { 'oidc.subject': { $type: 'string' } },
+      name: 'oidc_unique',
+    },
     { key: { createdAt: 1, _id: 1 }, name: 'created' },
   ],
   [COLLECTIONS.tokens]: [
@@ -103,6 +112,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { credentialId: 1 }, unique: true, name: 'credential_unique' },
     { key: { userId: 1, createdAt: 1, _id: 1 }, name: 'user_created' },
   ],
+  [COLLECTIONS.pendingSignIns]: [{ key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'pending_ttl' }],
   [COLLECTIONS.files]: [
     { key: { ownerId: 1, folderId: 1, nameLower: 1, _id: 1 }, name: 'owner_folder_name' },
     { key: { ownerId: 1, nameLower: 1, _id: 1 }, name: 'owner_name' },

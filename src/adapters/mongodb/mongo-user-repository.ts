@@ -1,10 +1,19 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
-import { LIMIT_KINDS, normalizeUsername, type LimitOverrides, type User, type UserType } from '../../domain/index.js';
+import {
+  LIMIT_KINDS,
+  normalizeUsername,
+  type LimitOverrides,
+  type OidcIdentity,
+  type User,
+  type UserType,
+} from '../../domain/index.js';
 import type {
   AdminCount,
   AdminGuarded,
+  LinkOutcome,
   OwnPasswordChange,
+  UnlinkOutcome,
   UserPatch,
   UserRepository,
 } from '../../application/ports/index.js';
@@ -19,7 +28,10 @@ export interface UserDoc {
   /** The unique index: usernames are compared without regard to case. */
   usernameLower: string;
   type: UserType;
-  passwordHash: string;
+  /** Null: no password (a user made by single sign-on). */
+  passwordHash: string | null;
+  /** Unique where present (a partial index); absent on users from before single sign-on: none. */
+  oidc?: OidcIdentity | null;
   /** Absent on users from before epochs: 0, as their sessions are. */
   credentialsEpoch?: number;
   /** Absent on users from before own password changes: null. */
@@ -42,6 +54,7 @@ function toDoc(user: User): UserDoc {
     keptSessionId: user.keptSessionId,
     mustChangePassword: user.mustChangePassword,
     limits: copyLimits(user.limits),
+    oidc: user.oidc ? { issuer: user.oidc.issuer, subject: user.oidc.subject } : null,
     createdAt: new Date(user.createdAt),
     updatedAt: new Date(user.updatedAt),
   };
@@ -57,6 +70,7 @@ export function toUser(doc: UserDoc): User {
     keptSessionId: doc.keptSessionId ?? null,
     mustChangePassword: doc.mustChangePassword ?? false,
     limits: copyLimits(doc.limits ?? {}),
+    oidc: doc.oidc ? { issuer: doc.oidc.issuer, subject: doc.oidc.subject } : null,
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };
@@ -105,6 +119,33 @@ export class MongoUserRepository implements UserRepository {
   async findByUsername(username: string): Promise<User | null> {
     const doc = await this.users.findOne({ usernameLower: normalizeUsername(username) });
     return doc ? toUser(doc) : null;
+  }
+
+  async findByOidc(identity: OidcIdentity): Promise<User | null> {
+    const doc = await this.users.findOne({ 'oidc.issuer': identity.issuer, 'oidc.subject': identity.subject });
+    return doc ? toUser(doc) : null;
+  }
+
+  async linkOidc(id: string, identity: OidcIdentity, updatedAt: Date): Promise<LinkOutcome> {
+    const oidc = { issuer: identity.issuer, subject: identity.subject };
+    try {
+      const { matchedCount } = await this.users.updateOne({ _id: id }, { $set: { oidc, updatedAt: new Date(updatedAt) } });
+      return matchedCount === 1 ? 'done' : 'missing';
+    } catch (err) {
+      // The unique index on the identity: another user holds it, and nothing was written.
+      if (isDuplicateKey(err)) return 'taken';
+      throw err;
+    }
+  }
+
+  /** One conditional write: only a user with a password loses the identity. */
+  async unlinkOidc(id: string, updatedAt: Date, needPassword: boolean): Promise<UnlinkOutcome> {
+    const { matchedCount } = await this.users.updateOne(
+      needPassword ? { _id: id, passwordHash: { $type: 'string' } } : { _id: id },
+      { $set: { oidc: null, updatedAt: new Date(updatedAt) } },
+    );
+    if (matchedCount === 1) return 'done';
+    return (await this.users.countDocuments({ _id: id }, { limit: 1 })) === 1 ? 'no_password' : 'missing';
   }
 
   async list(): Promise<User[]> {

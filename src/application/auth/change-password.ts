@@ -25,8 +25,13 @@ export class ChangePassword implements Port {
     }
     const user = await this.p.users.findById(actor.userId);
     if (!user) throw unauthorized('The user no longer exists');
+    const { passwordHash } = user;
+    // Nothing to prove a first password against: an admin sets it (PATCH /api/admin/users/{id}), the user then changes it.
+    if (passwordHash === null) {
+      throw forbidden('Your account has no password (it signs in with single sign-on); an admin can set one');
+    }
     const proven = await judgeGuess(this.p.throttle, loginKeys(user.username, client), async () =>
-      (await this.p.hasher.verify(user.passwordHash, currentPassword)) ? user : null,
+      (await this.p.hasher.verify(passwordHash, currentPassword)) ? user : null,
     );
     // The session is fine, only the proof is not: 403, so a client does not take it for a lost login.
     if (!proven) throw forbidden('The current password is wrong');

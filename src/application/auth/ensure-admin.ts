@@ -37,7 +37,7 @@ export class EnsureAdmin implements Port {
       const user = await newAccount(this.p, { username, password, type: 'admin' });
       return { created: true, username: user.username, generatedPassword: null };
     }
-    const passwordMatches = await this.p.hasher.verify(existing.passwordHash, password);
+    const passwordMatches = existing.passwordHash !== null && (await this.p.hasher.verify(existing.passwordHash, password));
     if (existing.type !== 'admin') await this.p.users.setType(existing.id, 'admin', this.p.clock.now());
     if (!passwordMatches) {
       await this.p.users.update(existing.id, {

@@ -1,4 +1,4 @@
-import { badRequest, DomainError } from '../../domain/index.js';
+import { badRequest, DomainError, forbidden } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { judgeGuess } from './judge-guess.js';
 import type { Ports } from '../ports/index.js';
@@ -30,13 +30,19 @@ export class Login implements Port {
   async execute({ username, password, client }: Parameters<Port['execute']>[0]) {
     if (username === '') throw badRequest('username is required', { field: 'username' });
     if (password === '') throw badRequest('password is required', { field: 'password' });
+    if (this.p.settings.passwordLogin === 'disabled') throw forbidden(`Password sign-in is turned off here: ${this.ssoHint()}`);
     const user = await judgeGuess(this.p.throttle, loginKeys(username, client), async () => {
       const found = await this.p.users.findByUsername(username);
-      if (found) return (await this.p.hasher.verify(found.passwordHash, password)) ? found : null;
+      // A user without a password (single sign-on) costs and answers exactly what a wrong password does.
+      if (found?.passwordHash) return (await this.p.hasher.verify(found.passwordHash, password)) ? found : null;
       await this.p.hasher.verify(await this.dummy(), password);
       return null;
     });
     if (!user) throw invalidCredentials();
+    // Told only after the password proved right: a wrong one is still the same 401 for everybody.
+    if (this.p.settings.passwordLogin === 'admins' && user.type !== 'admin') {
+      throw forbidden(`Password sign-in is for admins only here: ${this.ssoHint()}`);
+    }
     // `user` is the record whose hash was checked: the session takes that record's credentialsEpoch, so a password
     // change landing while the hash was being checked leaves this session dead on arrival.
     const session = await issueSession(this.p, user);
@@ -48,6 +54,11 @@ export class Login implements Port {
     const stored = await this.p.tokens.findByHash(this.p.secrets.hash(session.token));
     if (stored) await this.p.tokens.delete(stored.id);
     return startMfaChallenge(this.p, user, methods);
+  }
+
+  private ssoHint(): string {
+    const label = this.p.settings.sso?.label;
+    return label ? `use “Sign in with ${label}” (single sign-on)` : 'use single sign-on';
   }
 
   private dummy(): Promise<string> {

@@ -44,6 +44,7 @@ export async function newAccount(
     keptSessionId: null,
     mustChangePassword: input.mustChangePassword ?? false,
     limits: {},
+    oidc: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -12,6 +12,8 @@ export class Register implements Port {
   /** Self-service sign-up creates a plain user and logs them straight in. */
   async execute({ username, password }: Parameters<Port['execute']>[0]) {
     if (this.p.settings.registration === 'closed') throw forbidden('Registration is closed');
+    // An account with a password that could not sign in with it: new people come through single sign-on instead.
+    if (this.p.settings.passwordLogin !== 'enabled') throw forbidden('Registration is closed: sign in with single sign-on');
     const user = await newAccount(this.p, { username, password, type: 'user' });
     return issueSession(this.p, user);
   }

@@ -14,4 +14,20 @@ export interface CoreSettings {
   maxConcurrentUploads: number;
   /** A resumable upload that receives no bytes for this long expires, and gives back what it held. */
   resumableIdleMs: number;
+  /** PASSWORD_LOGIN: who may sign in with a password (`admins`: admins only). API tokens are never affected. */
+  passwordLogin: PasswordLogin;
+  /** Single sign-on; null when OIDC_ISSUER is not set. */
+  sso: SsoSettings | null;
+}
+
+export type PasswordLogin = 'enabled' | 'admins' | 'disabled';
+
+/** What the core decides single sign-ons by; the protocol's own settings stay with the IdentityProvider adapter. */
+export interface SsoSettings {
+  /** The button's words: "Sign in with {label}". */
+  label: string;
+  /** An unknown identity gets a new account; off, it is refused and nothing is created. */
+  autoRegister: boolean;
+  /** Members of any of these groups are admins, others are not, at every sign-in; empty: SSO never changes types. */
+  adminGroups: string[];
 }

@@ -1,4 +1,4 @@
-import type { LimitOverrides, User, UserType } from '../../domain/index.js';
+import type { LimitOverrides, OidcIdentity, User, UserType } from '../../domain/index.js';
 
 export const UserRepository = Symbol('UserRepository');
 
@@ -32,12 +32,30 @@ export interface AdminCount {
   actual: number;
 }
 
+/** How a link ended: done; missing (no such user); taken (another user holds that identity; nothing was written). */
+export type LinkOutcome = 'done' | 'missing' | 'taken';
+
+/** How an unlink ended: done (also when nothing was linked); missing; or no_password, when nothing was written. */
+export type UnlinkOutcome = 'done' | 'missing' | 'no_password';
+
 export interface UserRepository {
-  /** False when the username is taken (compared without regard to case); nothing is written then. */
+  /**
+   * False when the username is taken (compared without regard to case) or another user holds its single sign-on
+   * identity; nothing is written then.
+   */
   insert(user: User): Promise<boolean>;
   findById(id: string): Promise<User | null>;
   /** Matches without regard to case. */
   findByUsername(username: string): Promise<User | null>;
+  /** The user linked to this single sign-on identity (issuer and subject match exactly). */
+  findByOidc(identity: OidcIdentity): Promise<User | null>;
+  /** Links the identity to the user (replacing any other of theirs), unless another user holds it: one write. */
+  linkOidc(id: string, identity: OidcIdentity, updatedAt: Date): Promise<LinkOutcome>;
+  /**
+   * Removes the user's identity; with `needPassword`, only while they have a password to sign in with: one conditional
+   * write.
+   */
+  unlinkOidc(id: string, updatedAt: Date, needPassword: boolean): Promise<UnlinkOutcome>;
   /** Every user, ordered by createdAt then id. */
   list(): Promise<User[]>;
   update(id: string, patch: UserPatch): Promise<User | null>;

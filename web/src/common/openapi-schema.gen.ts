@@ -496,6 +496,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How people sign in here: the password form, and single sign-on (its label, whether the provider can be reached)
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getApiAuthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a single sign-on: a redirect to the provider (a browser navigation)
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getApiAuthOidcStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back: signs it in (the session cookie) or links the identity, then a redirect
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getApiAuthOidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink your single sign-on identity (409 while it is your only way to sign in)
+         * @description A session token; an uploader (API) token is 403.
+         */
+        delete: operations["deleteApiAuthOidcLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/token": {
         parameters: {
             query?: never;
@@ -1821,12 +1901,32 @@ export interface components {
             /** @description Unused recovery codes (0 while TOTP is off) */
             recoveryCodesLeft: number;
         };
+        Oidc: {
+            issuer: string;
+            /** @description The provider's `sub` for this person */
+            subject: string;
+        };
+        Providers: {
+            /** @description The password form is offered (PASSWORD_LOGIN is not `disabled`) */
+            password: boolean;
+            /** @description Single sign-on, or null when it is off */
+            oidc: {
+                /** @description The button says "Sign in with {label}" */
+                label: string;
+                /** @description false until the provider's discovery document could be read (retried) */
+                available: boolean;
+            } | null;
+        };
         AdminUser: {
             id: string;
             username: string;
             /** @enum {string} */
             type: "admin" | "user";
             mfa: components["schemas"]["Mfa"];
+            /** @description false for an account made by single sign-on, until an admin sets a password */
+            hasPassword: boolean;
+            /** @description The linked single sign-on identity, or null */
+            oidc: components["schemas"]["Oidc"] | null;
             storage: {
                 /** @description a decimal string of bytes */
                 current: string;
@@ -1981,6 +2081,10 @@ export interface components {
             /** @description true while the password is one the user did not choose (generated at first start, or set by an admin); cleared by POST /api/auth/password. Nothing is refused because of it */
             mustChangePassword: boolean;
             mfa: components["schemas"]["Mfa"];
+            /** @description false for an account made by single sign-on, until an admin sets a password */
+            hasPassword: boolean;
+            /** @description The linked single sign-on identity, or null */
+            oidc: components["schemas"]["Oidc"] | null;
         };
         SessionAnswer: components["schemas"]["Me"] | components["schemas"]["MfaRequired"];
         Session: {
@@ -2298,6 +2402,15 @@ export interface operations {
                 headers: {
                     /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4078,6 +4191,162 @@ export interface operations {
             };
             /** @description Error: payload_too_large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Providers"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAuthOidcStart: {
+        parameters: {
+            query?: {
+                next?: string;
+                intent?: "login" | "link";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider; on failure, to the sign-in page with `ssoError` */
+            302: {
+                headers: {
+                    /** @description Where the browser goes */
+                    Location?: string;
+                    /** @description `coffer_sso`: this browser's key to the sign-in, 10 minutes */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAuthOidcCallback: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To `next` (signed in, or linked); on failure, to the sign-in page or Account with `ssoError` */
+            302: {
+                headers: {
+                    /** @description Where the browser goes */
+                    Location?: string;
+                    /** @description The session cookie on success; `coffer_sso` removed */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiAuthOidcLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

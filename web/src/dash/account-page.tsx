@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type MeView } from './api.js';
 import { SecuritySection } from './security-section.js';
+import { SsoSection } from './sso-section.js';
 import { ErrorNote, Section, useAction } from './ui.js';
 
 export function AccountPage({ me }: { me: MeView }) {
@@ -31,26 +32,36 @@ export function AccountPage({ me }: { me: MeView }) {
   return (
     <>
       <Section title={`Account: ${me.username}`}>
-        <form class="stack" onSubmit={change}>
-          <h3>Change password</h3>
-          <label>
-            Current password
-            <input type="password" autocomplete="current-password" required value={current}
-              onInput={(e) => setCurrent(e.currentTarget.value)} />
-          </label>
-          <label>
-            New password (8 to 256 characters)
-            <input type="password" autocomplete="new-password" required minLength={8} maxLength={256} value={next}
-              onInput={(e) => setNext(e.currentTarget.value)} />
-          </label>
-          <button type="submit" class="primary" disabled={busy}>
-            Change password
-          </button>
-          <p role="status">{done}</p>
-        </form>
+        {!me.hasPassword && (
+          <p class="note">
+            You sign in with single sign-on: your account has no Coffer password. An admin can set one for you, which
+            you can then change here.
+          </p>
+        )}
+        {me.hasPassword && (
+          <form class="stack" onSubmit={change}>
+            <h3>Change password</h3>
+            <label>
+              Current password
+              <input type="password" autocomplete="current-password" required value={current}
+                onInput={(e) => setCurrent(e.currentTarget.value)} />
+            </label>
+            <label>
+              New password (8 to 256 characters)
+              <input type="password" autocomplete="new-password" required minLength={8} maxLength={256} value={next}
+                onInput={(e) => setNext(e.currentTarget.value)} />
+            </label>
+            <button type="submit" class="primary" disabled={busy}>
+              Change password
+            </button>
+            <p role="status">{done}</p>
+          </form>
+        )}
         <ErrorNote error={error} situation="password-change" />
       </Section>
-      <SecuritySection initial={me.mfa} />
+      <SsoSection me={me} />
+      {/* Coffer's second factors guard password sign-ins only; without a password, they would guard nothing. */}
+      {me.hasPassword && <SecuritySection initial={me.mfa} />}
       <Section title="Sessions">
         <p>Signs out every browser and client that signed in with your password (API tokens stay).</p>
         <button type="button" onClick={() => void everywhere()}>

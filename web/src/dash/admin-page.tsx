@@ -22,6 +22,12 @@ function UserCard({ user, me, onChanged }: { user: AdminUserView; me: MeView; on
       <div class="row spread">
         <h3>
           {user.username} <span class="tag">{user.type}</span>
+          {user.oidc && (
+            <span class="tag" title={`Signs in with single sign-on: ${user.oidc.subject} at ${user.oidc.issuer}`}>
+              SSO
+            </span>
+          )}
+          {!user.hasPassword && <span class="tag">no password</span>}
         </h3>
         <div class="row">
           <button

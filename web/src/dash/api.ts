@@ -26,6 +26,7 @@ export type RequestChange = NonNullable<paths['/api/request/{id}']['patch']['req
 export type UsageView = Schemas['Usage'];
 export type AdminUserView = Schemas['AdminUser'];
 export type MeView = Schemas['Me'];
+export type ProvidersView = Schemas['Providers'];
 export type Persistence = Schemas['Session']['persistence'];
 export type TokenView = Schemas['Token'];
 export type PasskeyView = Schemas['Passkey'];
@@ -145,6 +146,9 @@ export const api = {
   signInMfa: (mfaToken: string, code: string) =>
     unwrap(client.POST('/api/auth/session/mfa', { body: { mfaToken, code } })),
   me: () => unwrap(client.GET('/api/auth/me')),
+  /** How people sign in here: the password form, single sign-on. */
+  providers: () => unwrap(client.GET('/api/auth/providers')),
+  unlinkSso: () => unwrap(client.DELETE('/api/auth/oidc/link')),
   startTotp: () => unwrap(client.POST('/api/auth/mfa/totp')),
   confirmTotp: (code: string) => unwrap(client.POST('/api/auth/mfa/totp/confirm', { body: { code } })),
   turnOffTotp: (password: string, code: string) =>

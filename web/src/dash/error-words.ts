@@ -203,6 +203,8 @@ export function errorSentence(facts: ErrorFacts, situation?: Situation): string 
       if (situation === 'password-change') return 'Your current password is wrong.';
       if (situation === 'mfa-change') return sentence(facts.message);
       if (situation === 'register') return 'Registration is closed: ask an admin to create an account for you.';
+      // PASSWORD_LOGIN: the server's words name the way in (“use Sign in with …”).
+      if (situation === 'sign-in') return sentence(facts.message);
       return 'You are not allowed to do this.';
     case 'not_found': {
       const what = /^(\w+) not found$/.exec(facts.message)?.[1]?.toLowerCase();

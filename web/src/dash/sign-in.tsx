@@ -1,7 +1,9 @@
-import { useState } from 'preact/hooks';
-import { api, type MeView, type MfaRequiredView } from './api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { api, type MeView, type MfaRequiredView, type ProvidersView } from './api.js';
 import type { Situation } from './error-words.js';
 import { answerWithPasskey, openedAtIpAddress, passkeysAvailable } from './passkey-ceremony.js';
+import { takeSsoError } from './sso-address.js';
+import { ssoSentence, ssoStartUrl } from './sso-words.js';
 import { ErrorNote, useAction } from './ui.js';
 
 /** What a right password answers when a second factor is due: the mfaToken and the methods the account takes. */
@@ -71,8 +73,38 @@ function SecondStepForm({ step, onSignedIn, onStartOver }: { step: SecondStep; o
   );
 }
 
-/** Sign-in (with a password, or a passkey alone), and sign-up when the server allows it (REGISTRATION=open). */
+/** Single sign-on's button, or why it cannot be used right now. A plain link: the browser leaves for the provider. */
+function SsoButton({ oidc }: { oidc: NonNullable<ProvidersView['oidc']> }) {
+  const label = `Sign in with ${oidc.label}`;
+  if (!oidc.available) {
+    return (
+      <>
+        <button type="button" disabled>
+          {label}
+        </button>
+        <p class="note">Single sign-on is unavailable right now: the provider cannot be reached. Try again in a moment.</p>
+      </>
+    );
+  }
+  return (
+    <a class="button primary" href={ssoStartUrl(location.pathname + location.search)}>
+      {label}
+    </a>
+  );
+}
+
+/**
+ * Sign-in (with a password, or a passkey alone), and sign-up when the server allows it (REGISTRATION=open): the
+ * password form unless PASSWORD_LOGIN is disabled, and single sign-on's button when it is set up; a single sign-on
+ * that came back unfinished says why.
+ */
 export function SignIn({ registration, onSignedIn }: { registration: boolean; onSignedIn: (me: MeView) => void }) {
+  const [ssoError] = useState(takeSsoError);
+  const [providers, setProviders] = useState<ProvidersView | null>(null);
+  useEffect(() => {
+    // Without an answer, the password form stays: it is what every server offers unless told otherwise.
+    api.providers().then(setProviders, () => undefined);
+  }, []);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [register, setRegister] = useState(false);
@@ -104,42 +136,57 @@ export function SignIn({ registration, onSignedIn }: { registration: boolean; on
 
   if (step !== null) return <SecondStepForm step={step} onSignedIn={onSignedIn} onStartOver={() => setStep(null)} />;
 
+  const oidc = register ? null : (providers?.oidc ?? null);
+  const passwordForm = providers?.password ?? true;
+  // A value, not a component: a component made in here would be a new one at each render, losing the focus.
+  const fields = (
+    <>
+      <label>
+        Username
+        <input
+          name="username"
+          autocomplete="username"
+          required
+          value={username}
+          onInput={(e) => setUsername(e.currentTarget.value)}
+        />
+      </label>
+      <label>
+        Password
+        <input
+          name="password"
+          type="password"
+          autocomplete={register ? 'new-password' : 'current-password'}
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+      </label>
+      {!byPasskey && <ErrorNote error={error} situation={situation} />}
+      <div class="row">
+        <button type="submit" class="primary" disabled={busy}>
+          {register ? 'Create account' : 'Sign in'}
+        </button>
+        {registration && (
+          <button type="button" class="link-button" onClick={() => setRegister(!register)}>
+            {register ? 'I have an account' : 'Create an account'}
+          </button>
+        )}
+      </div>
+    </>
+  );
   return (
     <main id="main" class="page narrow">
       <form class="card stack" onSubmit={submit} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">{register ? 'Create an account' : 'Sign in to Coffer'}</h1>
-        <label>
-          Username
-          <input
-            name="username"
-            autocomplete="username"
-            required
-            value={username}
-            onInput={(e) => setUsername(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autocomplete={register ? 'new-password' : 'current-password'}
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
-        {!byPasskey && <ErrorNote error={error} situation={situation} />}
-        <div class="row">
-          <button type="submit" class="primary" disabled={busy}>
-            {register ? 'Create account' : 'Sign in'}
-          </button>
-          {registration && (
-            <button type="button" class="link-button" onClick={() => setRegister(!register)}>
-              {register ? 'I have an account' : 'Create an account'}
-            </button>
-          )}
-        </div>
+        {ssoError !== null && (
+          <p class="problem" role="alert">
+            {ssoSentence(ssoError)}
+          </p>
+        )}
+        {oidc && <SsoButton oidc={oidc} />}
+        {oidc && passwordForm && <p class="muted or-line">or with your Coffer password</p>}
+        {passwordForm && fields}
         {!register && passkeysAvailable() && (
           <div class="stack passkey-sign-in">
             <p class="or" aria-hidden="true">

@@ -156,8 +156,30 @@ export const Mfa = z
   })
   .register(components, { id: 'Mfa', description: "A user's second factors" });
 
+export const Oidc = z
+  .object({ issuer: z.string(), subject: z.string().describe('The provider\'s `sub` for this person') })
+  .register(components, { id: 'Oidc', description: 'A single sign-on identity linked to an account' });
+
+const signIn = {
+  hasPassword: z.boolean().describe('false for an account made by single sign-on, until an admin sets a password'),
+  oidc: Oidc.nullable().describe('The linked single sign-on identity, or null'),
+};
+
+export const Providers = z
+  .object({
+    password: z.boolean().describe('The password form is offered (PASSWORD_LOGIN is not `disabled`)'),
+    oidc: z
+      .object({
+        label: z.string().describe('The button says "Sign in with {label}"'),
+        available: z.boolean().describe('false until the provider\'s discovery document could be read (retried)'),
+      })
+      .nullable()
+      .describe('Single sign-on, or null when it is off'),
+  })
+  .register(components, { id: 'Providers', description: 'How people may sign in here' });
+
 export const AdminUser = z
-  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), mfa: Mfa, ...counters })
+  .object({ id: z.string(), username: z.string(), type: z.enum(['admin', 'user']), mfa: Mfa, ...signIn, ...counters })
   .register(components, { id: 'AdminUser', description: 'The usage record of a user, with who they are' });
 
 export const LoginResult = z
@@ -271,6 +293,7 @@ export const Me = z
           'cleared by POST /api/auth/password. Nothing is refused because of it',
       ),
     mfa: Mfa,
+    ...signIn,
   })
   .register(components, { id: 'Me' });
 

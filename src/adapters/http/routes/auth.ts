@@ -12,7 +12,7 @@ export function authRoutes(routes: RouteTable, { core, auth, options }: RouteDep
   const body = jsonBody(AUTH_JSON_LIMIT);
 
   routes.add(
-    { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token, or MfaRequired for a user with a second factor', access: 'public', json: credentialsBody, ok: one('LoginAnswer'), errors: [400, 401, 413, 429] },
+    { method: 'post', path: '/api/auth/login', tag: 'auth', summary: 'Log in: a session token, or MfaRequired for a user with a second factor', access: 'public', json: credentialsBody, ok: one('LoginAnswer'), errors: [400, 401, 403, 413, 429] },
     body,
     async (ctx) => {
       const credentials = parse(credentialsBody, ctx.request.body);

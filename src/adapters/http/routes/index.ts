@@ -11,6 +11,7 @@ import { folderRoutes } from './folders.js';
 import { healthRoutes } from './health.js';
 import { mfaRoutes } from './mfa.js';
 import { passkeyRoutes } from './passkeys.js';
+import { oidcRoutes } from './oidc.js';
 import { pasteRoutes } from './pastes.js';
 import { requestPageRoutes } from './request-page.js';
 import { requestRoutes } from './requests.js';
@@ -36,6 +37,7 @@ const ROUTES = [
   authRoutes,
   mfaRoutes,
   passkeyRoutes,
+  oidcRoutes,
   tokenRoutes,
   uploadRoutes,
   tusRoutes,

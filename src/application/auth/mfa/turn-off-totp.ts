@@ -25,7 +25,7 @@ export class TurnOffTotp implements Port {
     const before = await this.p.secondFactors.find(user.id);
     if (before?.totpSecret == null) throw conflict('TOTP is not on');
     const proven = await judgeGuess(this.p.throttle, loginKeys(user.username, client), async () =>
-      (await this.p.hasher.verify(user.passwordHash, password)) ? user : null,
+      user.passwordHash !== null && (await this.p.hasher.verify(user.passwordHash, password)) ? user : null,
     );
     if (!proven) throw forbidden('The password is wrong');
     const record = await proveFactor(this.p, user.id, code, client);
