@@ -15,6 +15,10 @@ const PUBLIC = new Set([
   '/api/docs/{name}',
   '/health',
   '/api/auth/session',
+  // Single sign-on: which ways in there are, and the browser's redirects to and from the provider (they read nothing).
+  '/api/auth/providers',
+  '/api/auth/oidc/start',
+  '/api/auth/oidc/callback',
   // The one read an uploader has: what the request asks for.
   '/api/request/{id}/public',
 ]);
