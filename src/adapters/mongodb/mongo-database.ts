@@ -91,13 +91,9 @@ function redact(uri: string): string {
 const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.users]: [
     { key: { usernameLower: 1 }, unique: true, name: 'username_unique' },
-    // One account per single sign-on identity; users without one (null or absent) are not indexed.
-    {
-      key: { 'oidc.issuer': 1, 'oidc.subject': 1 },
-      unique: true,
-      partialFilterExpression: { 'oidc.subject': { $type: 'string' } },
-      name: 'oidc_unique',
-    },
+    // One account per single sign-on identity. Users without one have no `oidc` field (never null): sparse leaves them
+    // out (a sparse rather than a partial index, which every server speaking the protocol honours alike).
+    { key: { 'oidc.issuer': 1, 'oidc.subject': 1 }, unique: true, sparse: true, name: 'oidc_unique' },
     { key: { createdAt: 1, _id: 1 }, name: 'created' },
   ],
   [COLLECTIONS.tokens]: [

@@ -96,15 +96,24 @@ export class MongoRequestRepository implements RequestRepository {
     return doc ? toRequest(doc) : null;
   }
 
-  /** Pipeline update: each counter goes down by its amount, never below zero, in one step. */
+  /**
+   * Each counter goes down by its amount, never below zero: one conditional $inc while both counters hold the amounts
+   * (always, unless something gave back twice); else a compare-and-set from what was read, retried until it lands.
+   */
   async giveBack(id: string, room: RequestRoom): Promise<void> {
-    await this.requests.updateOne({ _id: id }, [
-      {
-        $set: {
-          files: { $max: [0, { $subtract: ['$files', room.files] }] },
-          bytes: { $max: [0, { $subtract: ['$bytes', room.bytes] }] },
-        },
-      },
-    ]);
+    const { matchedCount } = await this.requests.updateOne(
+      { _id: id, files: { $gte: room.files }, bytes: { $gte: room.bytes } },
+      { $inc: { files: -room.files, bytes: -room.bytes } },
+    );
+    if (matchedCount === 1) return;
+    for (;;) {
+      const doc = await this.requests.findOne({ _id: id }, { projection: { files: 1, bytes: 1 } });
+      if (!doc) return;
+      const { matchedCount: set } = await this.requests.updateOne(
+        { _id: id, files: doc.files, bytes: doc.bytes },
+        { $set: { files: Math.max(0, doc.files - room.files), bytes: Math.max(0, doc.bytes - room.bytes) } },
+      );
+      if (set === 1) return;
+    }
   }
 }

@@ -30,7 +30,7 @@ export interface UserDoc {
   type: UserType;
   /** Null: no password (a user made by single sign-on). */
   passwordHash: string | null;
-  /** Unique where present (a partial index); absent on users from before single sign-on: none. */
+  /** Unique where present (a sparse index); absent, or null on documents of an earlier build: none. */
   oidc?: OidcIdentity | null;
   /** Absent on users from before epochs: 0, as their sessions are. */
   credentialsEpoch?: number;
@@ -54,7 +54,8 @@ function toDoc(user: User): UserDoc {
     keptSessionId: user.keptSessionId,
     mustChangePassword: user.mustChangePassword,
     limits: copyLimits(user.limits),
-    oidc: user.oidc ? { issuer: user.oidc.issuer, subject: user.oidc.subject } : null,
+    // Absent, never null, without an identity: the sparse unique index leaves such documents out.
+    ...(user.oidc ? { oidc: { issuer: user.oidc.issuer, subject: user.oidc.subject } } : {}),
     createdAt: new Date(user.createdAt),
     updatedAt: new Date(user.updatedAt),
   };
@@ -142,7 +143,7 @@ export class MongoUserRepository implements UserRepository {
   async unlinkOidc(id: string, updatedAt: Date, needPassword: boolean): Promise<UnlinkOutcome> {
     const { matchedCount } = await this.users.updateOne(
       needPassword ? { _id: id, passwordHash: { $type: 'string' } } : { _id: id },
-      { $set: { oidc: null, updatedAt: new Date(updatedAt) } },
+      { $unset: { oidc: '' }, $set: { updatedAt: new Date(updatedAt) } },
     );
     if (matchedCount === 1) return 'done';
     return (await this.users.countDocuments({ _id: id }, { limit: 1 })) === 1 ? 'no_password' : 'missing';
