@@ -1,11 +1,15 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { FileRequest, RequestRoom } from '../../domain/index.js';
-import type { CreatedKey, RequestPatch, RequestRepository } from '../../application/ports/index.js';
+import { HOLD_ID, type CreatedKey, type RequestPatch, type RequestRepository } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { afterCreated, BY_CREATED } from './named-query.js';
 
-type RequestDoc = Omit<FileRequest, 'id'> & { _id: string };
+/**
+ * `held`: the room each unfinished upload holds, under its hold's id; `holds`: those ids, indexed, so the sweep of gone
+ * instances finds the request from the hold alone.
+ */
+type RequestDoc = Omit<FileRequest, 'id'> & { _id: string; held?: Record<string, RequestRoom>; holds?: string[] };
 
 const toDoc = ({ id, ...rest }: FileRequest): RequestDoc => ({ _id: id, ...rest });
 
@@ -32,9 +36,18 @@ function toRequest({ _id, ...doc }: RequestDoc): FileRequest {
   };
 }
 
+/** The field's value, a missing field read as null (as toRequest reads it). */
+const orNull = (field: string): Document => ({ $ifNull: [`$${field}`, null] });
+
 /** `field + amount <= max` unless the amount is nothing or there is no maximum, as an aggregation expression. */
 const within = (field: 'files' | 'bytes', max: 'maxFiles' | 'maxBytes', amount: number): Document =>
-  amount <= 0 ? { $literal: true } : { $or: [{ $eq: [`$${max}`, null] }, { $lte: [{ $add: [`$${field}`, amount] }, `$${max}`] }] };
+  amount <= 0 ? { $literal: true } : { $or: [{ $eq: [orNull(max), null] }, { $lte: [{ $add: [`$${field}`, amount] }, `$${max}`] }] };
+
+/** Hold ids become field names here, so they are checked as the usage counters check them. */
+function heldField(hold: string): string {
+  if (!HOLD_ID.test(hold)) throw new Error(`Invalid hold id: ${hold}`);
+  return `held.${hold}`;
+}
 
 @injectable()
 export class MongoRequestRepository implements RequestRepository {
@@ -75,14 +88,18 @@ export class MongoRequestRepository implements RequestRepository {
     return doc ? toRequest(doc) : null;
   }
 
-  /** One findOneAndUpdate whose filter holds every condition, so concurrent takes on any instances never overfill. */
-  async takeRoom(id: string, room: RequestRoom, now: Date): Promise<FileRequest | null> {
+  /**
+   * One findOneAndUpdate whose filter holds every condition, so concurrent takes on any instances never overfill; the
+   * same update adds the room to the hold's entry.
+   */
+  async takeRoom(id: string, room: RequestRoom, now: Date, hold: string): Promise<FileRequest | null> {
+    const held = heldField(hold);
     const filter = {
       _id: id,
       closed: false,
       $expr: {
         $and: [
-          { $or: [{ $eq: ['$expiresAt', null] }, { $gt: ['$expiresAt', now] }] },
+          { $or: [{ $eq: [orNull('expiresAt'), null] }, { $gt: ['$expiresAt', now] }] },
           within('files', 'maxFiles', room.files),
           within('bytes', 'maxBytes', room.bytes),
         ],
@@ -90,21 +107,32 @@ export class MongoRequestRepository implements RequestRepository {
     } as Filter<RequestDoc>;
     const doc = await this.requests.findOneAndUpdate(
       filter,
-      { $inc: { files: room.files, bytes: room.bytes } },
+      {
+        $inc: { files: room.files, bytes: room.bytes, [`${held}.files`]: room.files, [`${held}.bytes`]: room.bytes },
+        $addToSet: { holds: hold },
+      },
       { returnDocument: 'after' },
     );
     return doc ? toRequest(doc) : null;
   }
 
-  /** Pipeline update: each counter goes down by its amount, never below zero, in one step. */
-  async giveBack(id: string, room: RequestRoom): Promise<void> {
-    await this.requests.updateOne({ _id: id }, [
-      {
-        $set: {
-          files: { $max: [0, { $subtract: ['$files', room.files] }] },
-          bytes: { $max: [0, { $subtract: ['$bytes', room.bytes] }] },
-        },
-      },
+  /**
+   * One pipeline update found by the `holds` index: each counter goes down by what the hold's entry holds (never below
+   * zero), and the entry goes, so a second call matches nothing.
+   */
+  async giveBackHeld(hold: string): Promise<boolean> {
+    const held = heldField(hold);
+    const less = (field: 'files' | 'bytes') => ({
+      $max: [0, { $subtract: [`$${field}`, { $ifNull: [`$${held}.${field}`, 0] }] }],
+    });
+    const { modifiedCount } = await this.requests.updateOne({ holds: hold }, [
+      { $set: { files: less('files'), bytes: less('bytes'), holds: { $setDifference: ['$holds', { $literal: [hold] }] } } },
+      { $unset: held },
     ]);
+    return modifiedCount === 1;
+  }
+
+  async settleHeld(hold: string): Promise<void> {
+    await this.requests.updateOne({ holds: hold }, { $unset: { [heldField(hold)]: '' }, $pull: { holds: hold } });
   }
 }

@@ -45,8 +45,8 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     blob = await joined(p, taken.parts, key);
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
-    await undoUpload(p, taken.ownerId, taken.id, null);
     await giveBackRequestRoom(p, taken);
+    await undoUpload(p, taken.ownerId, taken.id, null);
     throw err;
   }
   const now = p.clock.now();
@@ -69,6 +69,8 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     await giveBackRequestRoom(p, taken);
     throw err;
   });
+  // The room is the received file's now (left held if this fails: nothing gives back a hold that settled).
+  if (taken.request) await Promise.allSettled([p.requests.settleHeld(taken.id)]);
   const { id, length } = taken;
   return { id, length, offset: length, expiresAt: null, fileId: view.id, shareId: view.shareId };
 }
