@@ -102,7 +102,7 @@ function RequestItem({ request, onChanged }: { request: RequestView; onChanged: 
     <li class="request-item">
       <div class="row spread">
         <strong>{request.name}</strong>
-        <span class={`muted state-${request.state}`}>{STATE_WORDS[request.state]}</span>
+        <span class={`request-state state-${request.state}`}>{STATE_WORDS[request.state]}</span>
       </div>
       <p class="muted">{limits.join(' · ')}</p>
       <CopyField value={request.url} label="Request link" button="Copy link" />
