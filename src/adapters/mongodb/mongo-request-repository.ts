@@ -41,7 +41,9 @@ const orNull = (field: string): Document => ({ $ifNull: [`$${field}`, null] });
 
 /** `field + amount <= max` unless the amount is nothing or there is no maximum, as an aggregation expression. */
 const within = (field: 'files' | 'bytes', max: 'maxFiles' | 'maxBytes', amount: number): Document =>
-  amount <= 0 ? { $literal: true } : { $or: [{ $eq: [orNull(max), null] }, { $lte: [{ $add: [`$${field}`, amount] }, `$${max}`] }] };
+  amount <= 0
+    ? { $literal: true }
+    : { $or: [{ $eq: [orNull(max), null] }, { $lte: [{ $add: [{ $ifNull: [`$${field}`, 0] }, amount] }, `$${max}`] }] };
 
 /** Hold ids become field names here, so they are checked as the usage counters check them. */
 function heldField(hold: string): string {
