@@ -215,6 +215,55 @@ function requestCrashSuite(name: string, backing: Backing): void {
       expect(await s.room()).toEqual({ files: 2, bytes: KEPT.length + STORAGE_BATCH + 30 });
       expect(await s.usage()).toEqual({ files: 2, storage: KEPT.length + STORAGE_BATCH + 30 });
     });
+
+    it('whose lease ran out while it stalled, but which was not dead: the room goes back once, whoever tries', async () => {
+      const s = await setUp(backing);
+      let resume!: () => void;
+      const paused = new Promise<void>((resolve) => (resume = resolve));
+      const { there, reached } = crashPoint();
+      async function* slow(): AsyncIterable<Uint8Array> {
+        yield new Uint8Array(STORAGE_BATCH).fill(1);
+        reached();
+        await paused;
+        yield new Uint8Array(STORAGE_BATCH).fill(3);
+      }
+      const result = send(s.a.core, s.request.id, slow());
+      await there;
+      await s.pass(LEASE_MS, s.b);
+      expect(await s.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, released: 1 });
+      expect(await s.room()).toEqual(s.received);
+      // It goes on, takes room again for its next batch, finds its hold gone, and gives back what it took since.
+      resume();
+      await expect(result).rejects.toThrow();
+      expect(await s.room()).toEqual(s.received);
+      expect(await s.usage()).toEqual({ files: 1, storage: KEPT.length });
+    });
+
+    it("leaves a live instance's resumable upload alone while it stalls mid-append", async () => {
+      const s = await setUp(backing);
+      const length = 2 * STORAGE_BATCH;
+      const made = await s.a.core.createRequestUpload.execute({ ...key(s.request.id), length, filename: 't.bin', mime: undefined });
+      let resume!: () => void;
+      const paused = new Promise<void>((resolve) => (resume = resolve));
+      const { there, reached } = crashPoint();
+      async function* slow(): AsyncIterable<Uint8Array> {
+        yield new Uint8Array(STORAGE_BATCH).fill(1);
+        reached();
+        await paused;
+        yield new Uint8Array(STORAGE_BATCH).fill(2);
+      }
+      const appended = s.a.core.appendUpload.execute({ actor: null, id: made.id, offset: 0, content: slow() });
+      await there;
+      for (let i = 0; i < 3; i++) {
+        await s.pass(LEASE_MS, s.a, s.b);
+        expect(await s.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, released: 0 });
+        expect(await s.room()).toEqual({ files: 2, bytes: KEPT.length + length });
+      }
+      resume();
+      expect((await appended).fileId).toBe(made.id);
+      expect(await s.room()).toEqual({ files: 2, bytes: KEPT.length + length });
+      expect(await s.usage()).toEqual({ files: 2, storage: KEPT.length + length });
+    });
   });
 }
 
