@@ -15,6 +15,11 @@ const PUBLIC = new Set([
   '/api/docs/{name}',
   '/health',
   '/api/auth/session',
+  // Signing in with single sign-on: what the sign-in page offers, and the redirects to the provider and back. They
+  // read nothing of any account (the redirect is followed to the sign-in page).
+  '/api/auth/providers',
+  '/api/auth/oidc/start',
+  '/api/auth/oidc/callback',
   // The one read an uploader has: what the request asks for.
   '/api/request/{id}/public',
 ]);
