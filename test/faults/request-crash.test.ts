@@ -125,6 +125,21 @@ function requestCrashSuite(name: string, backing: Backing): void {
       expect(await s.usage()).toEqual({ files: 1, storage: KEPT.length });
     });
 
+    it('multipart, its record refused, killed right after its hold was released: the room went back first', async () => {
+      const s = await setUp(backing);
+      const { there, reached } = crashPoint();
+      let p = cut(s.a.ports, 'files', 'insert', () => Promise.reject(new Error('the database refused the record')));
+      p = cut(p, 'usage', 'releaseHold', function (this: Ports['usage'], ...args: Parameters<Ports['usage']['releaseHold']>) {
+        return (Object.getPrototypeOf(this).releaseHold.apply(this, args) as Promise<boolean>).then(() => (reached(), dead()));
+      });
+      void send(createCore(p), s.request.id, bytes(new Uint8Array(3000).fill(1), 1000)).catch(() => {});
+      await there;
+      // Nothing holds anything any more, so no sweep could give back what was left: nothing is.
+      expect(await s.ports.usage.holdsOf(s.alice.userId)).toEqual([]);
+      expect(await s.room()).toEqual(s.received);
+      expect(await s.usage()).toEqual({ files: 1, storage: KEPT.length });
+    });
+
     it('multipart, after its record: the room stays, the file has it', async () => {
       const s = await setUp(backing);
       const { there, reached } = crashPoint();

@@ -39,7 +39,7 @@ export class ReceiveFile implements Port {
       await Promise.allSettled([this.p.requests.settleHeld(file.id)]);
       return answer(file);
     } catch (err) {
-      // A landing that failed after the upload's own undo (its record or share refused) still holds the room.
+      // Whatever failed gave the room back before the hold went (UploadFile, landFile); this only makes sure, at most once.
       if (hold !== null) await giveBackRoom(this.p, hold);
       throw uploaderFacing(err);
     }

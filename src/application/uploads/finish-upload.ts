@@ -64,7 +64,7 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     createdAt: now,
     updatedAt: now,
   };
-  // A landing that fails takes back the bytes and counts; the request's room goes back with them.
+  // A landing that fails takes back the bytes and counts, and the request's room first; this only makes sure.
   const view = await landFile(p, { actor, file, share: taken.share }).catch(async (err: unknown) => {
     await giveBackRequestRoom(p, taken);
     throw err;
