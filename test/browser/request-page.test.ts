@@ -11,8 +11,8 @@ if (!chromiumFound) console.log(ENABLE_HINT);
 /**
  * The page of a file request, in a fresh context with nothing of the owner's: a protected request is unlocked, files
  * and a whole folder are sent, and the owner finds them in the request's folder with the uploader's name. At 375 px,
- * light and dark, with no console error and no CSP violation. (Creating the request goes through the API here; the
- * dashboard's Requests page has no browser test yet.)
+ * light and dark, with no console error and no CSP violation. (Creating the request goes through the API here;
+ * requests-dashboard.test.ts creates one on the dashboard's Requests page.)
  */
 describe.skipIf(!chromiumFound)('the file request page in Chromium', () => {
   let t: HttpTest;

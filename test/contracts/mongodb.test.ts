@@ -39,7 +39,7 @@ import { instanceLeasesContract } from './instance-leases.contract.js';
 import { keysetPagesContract } from './keyset-pages.contract.js';
 import { passkeyRepositoryContract, passkeySlotsContract, webauthnChallengeRepositoryContract } from './passkeys.contract.js';
 import { pasteRepositoryContract } from './paste-repository.contract.js';
-import { requestRepositoryContract } from './request-repository.contract.js';
+import { aRequest, requestRepositoryContract } from './request-repository.contract.js';
 import { pendingSignInRepositoryContract } from './pending-sign-ins.contract.js';
 import { mfaChallengeRepositoryContract, secondFactorRepositoryContract } from './second-factors.contract.js';
 import { shareRepositoryContract } from './share-repository.contract.js';
@@ -181,6 +181,33 @@ describe.skipIf(!target)('MongoDB adapters', () => {
       await expect(store.write(pieces(40, 64 * 1024, boom))).rejects.toBe(boom);
       expect(await rawBlobs(store)).toEqual([kept.key]);
       expect(await dbOf.get(store)!.collection(`${BLOB_BUCKET}.chunks`).countDocuments()).toBe(1);
+    });
+
+    it("keeps a request's held room by hold id, indexed, leaves nothing once given back or settled, and reads documents without maxima", async () => {
+      const db = databases.fresh();
+      await ensureIndexes(db);
+      const requests = new MongoRequestRepository(db);
+      const raw = db.collection<Record<string, unknown> & { _id: string }>(COLLECTIONS.requests);
+      await requests.insert(aRequest({ maxFiles: 3 }));
+      await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), 'up-1');
+      await requests.takeRoom('req-1', { files: 0, bytes: 9 }, at(1), 'up-1');
+      await requests.takeRoom('req-1', { files: 1, bytes: 4 }, at(1), 'up-2');
+      expect(await raw.findOne({ _id: 'req-1' })).toMatchObject({
+        files: 2,
+        bytes: 13,
+        held: { 'up-1': { files: 1, bytes: 9 }, 'up-2': { files: 1, bytes: 4 } },
+        holds: ['up-1', 'up-2'],
+      });
+      const index = (await raw.listIndexes().toArray()).find((i) => i.name === 'holds');
+      expect(index?.key).toEqual({ holds: 1 });
+      expect(await requests.giveBackHeld('up-1')).toBe(true);
+      await requests.settleHeld('up-2');
+      const after = await raw.findOne({ _id: 'req-1' });
+      expect(after).toMatchObject({ files: 1, bytes: 4, held: {}, holds: [] });
+      // An older document with no maxima or expiry fields at all takes room as one with nulls does.
+      await raw.insertOne({ ...after!, _id: 'old', held: {}, holds: [] });
+      await raw.updateOne({ _id: 'old' }, { $unset: { maxFiles: '', maxBytes: '', expiresAt: '' } });
+      expect(await requests.takeRoom('old', { files: 5, bytes: 5 }, at(1), 'up-3')).toMatchObject({ files: 6, bytes: 9 });
     });
 
     it('moves a folder by writing its own document alone, and reads documents an older version wrote', async () => {

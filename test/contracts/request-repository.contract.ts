@@ -64,26 +64,52 @@ export function requestRepositoryContract(name: string, make: () => Promise<Requ
       expect(await requests.delete('req-1')).toBeNull();
     });
 
-    it('takes room only within maxFiles and maxBytes, while open and unexpired; gives it back never below zero', async () => {
+    it('takes room only within maxFiles and maxBytes, while open and unexpired', async () => {
       await requests.insert(aRequest({ maxFiles: 2, maxBytes: 10, expiresAt: at(100) }));
-      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1))).toMatchObject({ files: 1, bytes: 0 });
-      expect(await requests.takeRoom('req-1', { files: 0, bytes: 10 }, at(1))).toMatchObject({ files: 1, bytes: 10 });
-      expect(await requests.takeRoom('req-1', { files: 0, bytes: 1 }, at(1))).toBeNull();
-      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1))).toMatchObject({ files: 2 });
-      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1))).toBeNull();
-      await requests.giveBack('req-1', { files: 5, bytes: 3 });
-      expect(await requests.findById('req-1')).toMatchObject({ files: 0, bytes: 7 });
-      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(100))).toBeNull();
+      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), 'h1')).toMatchObject({ files: 1, bytes: 0 });
+      expect(await requests.takeRoom('req-1', { files: 0, bytes: 10 }, at(1), 'h1')).toMatchObject({ files: 1, bytes: 10 });
+      expect(await requests.takeRoom('req-1', { files: 0, bytes: 1 }, at(1), 'h2')).toBeNull();
+      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), 'h2')).toMatchObject({ files: 2 });
+      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), 'h3')).toBeNull();
+      expect(await requests.giveBackHeld('h1')).toBe(true);
+      expect(await requests.findById('req-1')).toMatchObject({ files: 1, bytes: 0 });
+      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(100), 'h3')).toBeNull();
       await requests.update('req-1', { closed: true, updatedAt: at(2) });
-      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1))).toBeNull();
-      expect(await requests.takeRoom('nope', { files: 1, bytes: 0 }, at(1))).toBeNull();
-      await requests.giveBack('nope', { files: 1, bytes: 1 });
-      expect(await requests.findById('req-1')).toMatchObject({ files: 0, bytes: 7 });
+      expect(await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), 'h3')).toBeNull();
+      expect(await requests.takeRoom('nope', { files: 1, bytes: 0 }, at(1), 'h3')).toBeNull();
+      // Nothing was taken under h3: giving it back changes nothing.
+      expect(await requests.giveBackHeld('h3')).toBe(false);
+      expect(await requests.findById('req-1')).toMatchObject({ files: 1, bytes: 0 });
+    });
+
+    it("gives back exactly what a hold took, once, however many try; a settled hold's room stays", async () => {
+      await requests.insert(aRequest({ maxFiles: 3 }));
+      await requests.insert(aRequest({ id: 'req-2' }));
+      await requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), 'up-1');
+      await requests.takeRoom('req-1', { files: 0, bytes: 4 }, at(1), 'up-1');
+      await requests.takeRoom('req-1', { files: 0, bytes: 6 }, at(1), 'up-1');
+      await requests.takeRoom('req-1', { files: 1, bytes: 7 }, at(1), 'up-2');
+      await requests.takeRoom('req-2', { files: 1, bytes: 2 }, at(1), 'up-3');
+      expect(await requests.findById('req-1')).toMatchObject({ files: 2, bytes: 17 });
+      const tries = await Promise.all(Array.from({ length: 5 }, () => requests.giveBackHeld('up-1')));
+      expect(tries.filter(Boolean)).toHaveLength(1);
+      expect(await requests.findById('req-1')).toMatchObject({ files: 1, bytes: 7 });
+      await requests.settleHeld('up-2');
+      expect(await requests.giveBackHeld('up-2')).toBe(false);
+      expect(await requests.findById('req-1')).toMatchObject({ files: 1, bytes: 7 });
+      // Room taken again under a hold given back (a stalled upload that goes on) is held again, and goes back again.
+      await requests.takeRoom('req-1', { files: 0, bytes: 3 }, at(1), 'up-1');
+      expect(await requests.giveBackHeld('up-1')).toBe(true);
+      expect(await requests.findById('req-1')).toMatchObject({ files: 1, bytes: 7 });
+      expect(await requests.findById('req-2')).toMatchObject({ files: 1, bytes: 2 });
+      // A deleted request holds nothing.
+      await requests.delete('req-2');
+      expect(await requests.giveBackHeld('up-3')).toBe(false);
     });
 
     it('lets exactly maxFiles through when 20 take at once', async () => {
       await requests.insert(aRequest({ maxFiles: 5 }));
-      const taken = await Promise.all(Array.from({ length: 20 }, () => requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1))));
+      const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => requests.takeRoom('req-1', { files: 1, bytes: 0 }, at(1), `h${i}`)));
       expect(taken.filter((r) => r !== null)).toHaveLength(5);
       expect((await requests.findById('req-1'))!.files).toBe(5);
     });

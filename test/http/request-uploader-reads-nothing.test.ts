@@ -15,7 +15,8 @@ const PUBLIC = new Set([
   '/api/docs/{name}',
   '/health',
   '/api/auth/session',
-  // Single sign-on: which ways in there are, and the browser's redirects to and from the provider (they read nothing).
+  // Signing in with single sign-on: what the sign-in page offers, and the redirects to the provider and back. They
+  // read nothing of any account (the redirect is followed to the sign-in page).
   '/api/auth/providers',
   '/api/auth/oidc/start',
   '/api/auth/oidc/callback',

@@ -11,6 +11,8 @@ const fits = (current: number, amount: number, max: number | null) => amount <= 
 export class MemoryRequestRepository implements RequestRepository {
   private readonly rows = new Map<string, FileRequest>();
   private readonly byOwner = new Groups<string, FileRequest>();
+  /** The room each unfinished upload holds, by its hold's id (what MongoDB keeps in the request's `held`). */
+  private readonly held = new Map<string, RequestRoom & { requestId: string }>();
 
   async insert(request: FileRequest): Promise<void> {
     if (this.rows.has(request.id)) throw new Error(`A request with id ${request.id} already exists`);
@@ -46,26 +48,38 @@ export class MemoryRequestRepository implements RequestRepository {
     if (!request) return null;
     this.rows.delete(id);
     this.byOwner.delete(request.ownerId, id);
+    for (const [hold, room] of this.held) if (room.requestId === id) this.held.delete(hold);
     return request;
   }
 
   /** The same check-and-set MongoDB makes in one update; no await between the check and the change. */
-  async takeRoom(id: string, room: RequestRoom, now: Date): Promise<FileRequest | null> {
+  async takeRoom(id: string, room: RequestRoom, now: Date, hold: string): Promise<FileRequest | null> {
     const request = this.rows.get(id);
     if (!request || request.closed) return null;
     if (request.expiresAt !== null && request.expiresAt.getTime() <= now.getTime()) return null;
     if (!fits(request.files, room.files, request.maxFiles) || !fits(request.bytes, room.bytes, request.maxBytes)) {
       return null;
     }
+    const held = this.held.get(hold);
+    if (held && held.requestId !== id) throw new Error(`Hold ${hold} already holds room of request ${held.requestId}`);
     request.files += room.files;
     request.bytes += room.bytes;
+    this.held.set(hold, { requestId: id, files: (held?.files ?? 0) + room.files, bytes: (held?.bytes ?? 0) + room.bytes });
     return clone(request);
   }
 
-  async giveBack(id: string, room: RequestRoom): Promise<void> {
-    const request = this.rows.get(id);
-    if (!request) return;
-    request.files = Math.max(0, request.files - room.files);
-    request.bytes = Math.max(0, request.bytes - room.bytes);
+  async giveBackHeld(hold: string): Promise<boolean> {
+    const held = this.held.get(hold);
+    if (!held) return false;
+    this.held.delete(hold);
+    const request = this.rows.get(held.requestId);
+    if (!request) return false;
+    request.files = Math.max(0, request.files - held.files);
+    request.bytes = Math.max(0, request.bytes - held.bytes);
+    return true;
+  }
+
+  async settleHeld(hold: string): Promise<void> {
+    this.held.delete(hold);
   }
 }

@@ -129,7 +129,11 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { ownerId: 1, fileIds: 1 }, name: 'owner_files' },
   ],
   [COLLECTIONS.pastes]: [{ key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' }],
-  [COLLECTIONS.requests]: [{ key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' }],
+  [COLLECTIONS.requests]: [
+    { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
+    // The room unfinished uploads hold, found from the hold's id alone (giveBackHeld, settleHeld).
+    { key: { holds: 1 }, name: 'holds' },
+  ],
   // Share ids are the `_id`, unique by construction; the second index allows one share per item.
   [COLLECTIONS.shares]: [
     { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },

@@ -7,7 +7,7 @@ import { shareItem, type ShareDeps } from '../shares/create-share.js';
 import { fileView } from '../views.js';
 import type { FileView } from '../views.js';
 
-export type LandingDeps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'usage' | 'shares' | 'collections' | 'instance'> &
+export type LandingDeps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'usage' | 'shares' | 'collections' | 'instance' | 'requests'> &
   ShareDeps;
 
 /** What an upload makes once its bytes are stored and its counts are held under the hold named by `file.id`. */
@@ -28,6 +28,7 @@ export async function landFile(p: LandingDeps, { actor, file, share, deliver }: 
   try {
     await p.files.insert(file);
   } catch (err) {
+    await giveBackRequestRoom(p, file);
     await undoUpload(p, file.ownerId, file.id, file.blobKey);
     throw err;
   }
@@ -36,10 +37,19 @@ export async function landFile(p: LandingDeps, { actor, file, share, deliver }: 
   const view = fileView(file, share ? await shareOf(p, file, actor, share) : null);
   if (deliver && !(await deliver(view).catch(() => false))) {
     // Nobody learnt of this file, so nobody can use or delete it: it goes as if the upload had been aborted.
+    await giveBackRequestRoom(p, file);
     await removeFiles(p, [file]);
     throw badRequest('The client went away before the upload could be answered');
   }
   return view;
+}
+
+/**
+ * A file received through a request that does not land gives the request back the room its hold holds, before the
+ * hold goes (once the hold is gone, nothing would know of the room). Best effort, at most once (giveBackHeld).
+ */
+async function giveBackRequestRoom(p: Pick<Ports, 'requests'>, file: StoredFile): Promise<void> {
+  if (file.request) await Promise.allSettled([p.requests.giveBackHeld(file.id)]);
 }
 
 /** Best effort, in the usual order (bytes, then counts); the caller must see the original failure, not ours. */
@@ -61,6 +71,7 @@ export async function undoUpload(
  */
 async function assertLanded(p: LandingDeps, file: StoredFile, folderId: string): Promise<void> {
   if (await p.folders.findById(folderId)) return;
+  await giveBackRequestRoom(p, file);
   if (await takenBack(p, file)) {
     await undoUpload(p, file.ownerId, file.id, file.blobKey);
   } else {
@@ -80,6 +91,7 @@ async function shareOf(p: LandingDeps, file: StoredFile, actor: Actor, options: 
   try {
     return (await shareItem(p, actor, 'file', file.id, options)).id;
   } catch (err) {
+    await giveBackRequestRoom(p, file);
     await removeFiles(p, [file]);
     throw err;
   }

@@ -1,4 +1,4 @@
-import type { ReceivedFrom, StoredFile } from '../../domain/index.js';
+import type { ReceivedFrom, RequestRoom, StoredFile } from '../../domain/index.js';
 import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
@@ -10,10 +10,16 @@ import { Utf8Check } from './utf8-check.js';
 
 type Port = Core['uploadFile'];
 
-/** An upload through a file request: its own byte cap, its room taken batch by batch, and how it came. */
+/**
+ * An upload through a file request: its own byte cap, its room in the request (taken under the upload's hold once it
+ * stands, one file then the bytes batch by batch, and given back before the hold goes), and how it came.
+ */
 export interface Intake {
   maxFileBytes: number | null;
-  takeBytes: (amount: number) => Promise<void>;
+  /** Takes room of the request, held by the upload's hold `hold`; throws to refuse. */
+  take: (hold: string, room: RequestRoom) => Promise<void>;
+  /** Gives back what the hold holds of the request, if it still does. Never throws. */
+  giveBack: (hold: string) => Promise<void>;
   from: ReceivedFrom;
 }
 type Deps = Pick<Ports, 'users' | 'settings' | 'ids' | 'clock' | 'instance'> & LandingDeps;
@@ -54,9 +60,21 @@ export class UploadFile implements Port {
         throw await refusal(this.p, actor.userId, 'files', limits.files);
       }
     }
+    // The request's room goes back before the hold does: once the hold is gone, nothing would know of the room.
+    const undo = async (blobKey: string | null) => {
+      await intake?.giveBack(id);
+      await undoUpload(this.p, actor.userId, id, blobKey);
+    };
+    try {
+      await intake?.take(id, { files: 1, bytes: 0 });
+    } catch (err) {
+      await undo(null);
+      throw err;
+    }
 
     const cap = Math.min(this.p.settings.maxUploadBytes, intake?.maxFileBytes ?? Infinity);
-    const meter = new StorageMeter(this.p, actor.userId, limits.storage, cap, id, undefined, intake?.takeBytes);
+    const takeBytes = intake ? (bytes: number) => intake.take(id, { files: 0, bytes }) : undefined;
+    const meter = new StorageMeter(this.p, actor.userId, limits.storage, cap, id, undefined, takeBytes);
     const fileMime = normalizeMime(mime);
     // Text is checked as it streams by, so it can be served with its charset; other bytes go through untouched.
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
@@ -64,13 +82,13 @@ export class UploadFile implements Port {
     try {
       blob = await this.p.blobs.write(meter.metered(utf8 ? utf8.watch(content) : content), { key });
     } catch (err) {
-      await undoUpload(this.p, actor.userId, id, null);
+      await undo(null);
       throw err;
     }
     try {
       meter.settle(blob.size);
     } catch (err) {
-      await undoUpload(this.p, actor.userId, id, blob.key);
+      await undo(blob.key);
       throw err;
     }
     const now = this.p.clock.now();

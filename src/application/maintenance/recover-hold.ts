@@ -12,7 +12,8 @@ export type RecoveryOutcome = 'settled' | 'released' | 'kept' | 'finished';
  * was cut. A small record's create is settled if its record exists and given back if not; its delete is finished.
  * An upload's hold is settled if its file was recorded (the counts now belong to the record), handed to its
  * resumable upload if that still lives (its expiry decides), handed to the upload's own hold if it is an append whose
- * part was committed, and released otherwise: counts and upload slot come back. Each change to the hold applies only
+ * part was committed, and released otherwise: counts and upload slot come back, and the room it held in a file
+ * request (RequestRepository.giveBackHeld, once). Each change to the hold applies only
  * while it still names the gone instance, so an instance that took the hold over meanwhile (completing a resumable
  * upload) wins. Once the hold is settled or released, the blobs it listed that no record names go: bytes renamed
  * into place before their record was written.
@@ -44,10 +45,17 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
   const file = await p.files.findById(holdId);
   if (file?.ownerId === userId) {
     if (await p.usage.settleHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
+    // A file received through a request keeps the room it took there: the request forgets the hold.
+    if (file.request) await p.requests.settleHeld(holdId);
     return 'settled';
   }
   if (await handedToUpload(p, hold)) return 'kept';
-  if (await p.usage.releaseHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
+  if (await p.usage.releaseHold(userId, holdId, { by })) {
+    // Only the call that released the hold gives the request's room back: an instance that claimed the hold meanwhile
+    // (completing a resumable upload) keeps both. A request holds nothing under most holds; then this changes nothing.
+    await p.requests.giveBackHeld(holdId);
+    await dropUnnamed(p, hold.blobs);
+  }
   return 'released';
 }
 

@@ -35,10 +35,18 @@ export interface RequestRepository {
   /**
    * Takes room for an upload in ONE conditional update: adds `room` to `files` and `bytes` only while the request is
    * not closed, has not expired at `now`, and each kind with a positive amount stays within its maximum (`files +
-   * room.files <= maxFiles`, `bytes + room.bytes <= maxBytes`; a null maximum bounds nothing). Returns the request
+   * room.files <= maxFiles`, `bytes + room.bytes <= maxBytes`; a null maximum bounds nothing). The same update adds
+   * `room` to what the upload's hold `hold` (its id on the owner's counters) holds of the request, so that whoever
+   * ends the upload, or the sweep of gone instances that ends its hold, gives exactly that back. Returns the request
    * after the change, or null when any condition failed (nothing changed).
    */
-  takeRoom(id: string, room: RequestRoom, now: Date): Promise<FileRequest | null>;
-  /** Gives room back (an upload failed or ended), in one update, never below zero; a missing request is no error. */
-  giveBack(id: string, room: RequestRoom): Promise<void>;
+  takeRoom(id: string, room: RequestRoom, now: Date, hold: string): Promise<FileRequest | null>;
+  /**
+   * Gives back the room the upload's hold `hold` holds of whichever request it took it from, and forgets it, in one
+   * conditional update that applies only while the request still holds it: at most once, however many try. False
+   * when nothing was held (given back or settled already, never taken, or the request is gone).
+   */
+  giveBackHeld(hold: string): Promise<boolean>;
+  /** The upload became a received file: its room stays taken, and the request forgets that `hold` held it. */
+  settleHeld(hold: string): Promise<void>;
 }

@@ -67,11 +67,17 @@ export const receivedFrom = (request: FileRequest, sender: Sender, at: Date): Re
 });
 
 /**
- * Takes room of the request in one conditional update; when it does not fit, says why: the request is no longer
- * active (gone), or the bytes asked for exceed what it has left (payload_too_large).
+ * Takes room of the request in one conditional update, held by the upload's hold `hold` (opened before, naming this
+ * instance: if it dies, the sweep that ends the hold gives the room back); when it does not fit, says why: the
+ * request is no longer active (gone), or the bytes asked for exceed what it has left (payload_too_large).
  */
-export async function takeRequestRoom(p: Pick<Ports, 'requests' | 'clock'>, id: string, room: RequestRoom): Promise<void> {
-  if (await p.requests.takeRoom(id, room, p.clock.now())) return;
+export async function takeRequestRoom(
+  p: Pick<Ports, 'requests' | 'clock'>,
+  id: string,
+  room: RequestRoom,
+  hold: string,
+): Promise<void> {
+  if (await p.requests.takeRoom(id, room, p.clock.now(), hold)) return;
   const request = await p.requests.findById(id);
   const state = request ? requestState(request, p.clock.now()) : 'closed';
   if (!request || state !== 'active' || room.files > 0 && request.maxFiles !== null && request.files + room.files > request.maxFiles) {
@@ -81,10 +87,12 @@ export async function takeRequestRoom(p: Pick<Ports, 'requests' | 'clock'>, id: 
   throw new DomainError('payload_too_large', `This request takes only ${left} more bytes`, { bytesLeft: String(left) });
 }
 
-/** Best effort: the caller must see its own failure, not this one's. */
-export async function giveBackRoom(p: Pick<Ports, 'requests'>, id: string, room: RequestRoom): Promise<void> {
-  if (room.files === 0 && room.bytes === 0) return;
-  await Promise.allSettled([p.requests.giveBack(id, room)]);
+/**
+ * Gives back the room the upload's hold `hold` holds, if it still does (at most once, whoever else tries). Best
+ * effort: the caller must see its own failure, not this one's.
+ */
+export async function giveBackRoom(p: Pick<Ports, 'requests'>, hold: string): Promise<void> {
+  await Promise.allSettled([p.requests.giveBackHeld(hold)]);
 }
 
 /**

@@ -2,6 +2,7 @@ import { DomainError, badRequest, limitReached, normalizeMime, uploaderTokenOf }
 import type { Core } from '../contract.js';
 import { admitUpload } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
+import { giveBackRoom, takeRequestRoom } from '../requests/request-intake.js';
 import { sharePasswordHash } from '../shares/share-password.js';
 import { limitsOf, refusal } from '../usage/usage-limits.js';
 import { finishUpload, type FinishDeps } from './finish-upload.js';
@@ -24,13 +25,13 @@ export class CreateUpload implements Port {
   }
 
   /**
-   * `request`: an upload through a file request. Its room is the caller's to give back until the session stands
-   * (`stored` is called then); from there on the session gives it back when it ends without a file.
+   * `request`: an upload through a file request. Its room, one file of the whole length, is taken under the upload's
+   * hold once that stands, and given back before the hold goes: by this call if the session cannot be stored, by the
+   * session when it ends without a file, by the sweep of gone instances when this instance dies in between.
    */
   async start(
     { actor, length, folderId, name, filename, mime, share }: Parameters<Port['execute']>[0],
     request: UploadSession['request'],
-    stored?: () => void,
   ) {
     if (!Number.isSafeInteger(length) || length < 0) throw badRequest('Upload-Length must be a whole number of bytes');
     const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
@@ -70,12 +71,13 @@ export class CreateUpload implements Port {
       throw await refusal(this.p, actor.userId, 'files', limits.files);
     }
     try {
+      if (request) await takeRequestRoom(this.p, request.id, { files: 1, bytes: length }, session.id);
       await this.p.uploads.insert(session);
     } catch (err) {
+      if (request) await giveBackRoom(this.p, session.id);
       await Promise.allSettled([this.p.usage.releaseHold(actor.userId, session.id)]);
       throw err;
     }
-    stored?.();
     if (length === 0) return finishUpload(this.p, actor, session);
     return stateOf(session);
   }

@@ -45,8 +45,8 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     blob = await joined(p, taken.parts, key);
   } catch (err) {
     // The parts are nobody's now: the sweep of orphans removes them; the counts go back at once.
-    await undoUpload(p, taken.ownerId, taken.id, null);
     await giveBackRequestRoom(p, taken);
+    await undoUpload(p, taken.ownerId, taken.id, null);
     throw err;
   }
   const now = p.clock.now();
@@ -64,11 +64,13 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     createdAt: now,
     updatedAt: now,
   };
-  // A landing that fails takes back the bytes and counts; the request's room goes back with them.
+  // A landing that fails takes back the bytes and counts, and the request's room first; this only makes sure.
   const view = await landFile(p, { actor, file, share: taken.share }).catch(async (err: unknown) => {
     await giveBackRequestRoom(p, taken);
     throw err;
   });
+  // The room is the received file's now (left held if this fails: nothing gives back a hold that settled).
+  if (taken.request) await Promise.allSettled([p.requests.settleHeld(taken.id)]);
   const { id, length } = taken;
   return { id, length, offset: length, expiresAt: null, fileId: view.id, shareId: view.shareId };
 }

@@ -10,8 +10,11 @@ export async function releaseSession(p: Pick<Ports, 'blobs' | 'usage' | 'request
   await p.usage.releaseHold(session.ownerId, session.id);
 }
 
-/** An upload through a file request that ends without a file gives the request back the room it took. */
+/**
+ * An upload through a file request that ends without a file gives the request back the room its hold holds (at most
+ * once, however many try), before the hold itself goes.
+ */
 export async function giveBackRequestRoom(p: Pick<Ports, 'requests'>, session: UploadSession): Promise<void> {
   if (!session.request) return;
-  await Promise.allSettled([p.requests.giveBack(session.request.id, { files: 1, bytes: session.length })]);
+  await Promise.allSettled([p.requests.giveBackHeld(session.id)]);
 }

@@ -76,7 +76,7 @@ function Received({ request }: { request: RequestView }) {
   }
   if (groups.size === 0) return <p class="muted">Nothing received yet.</p>;
   return (
-    <ul class="plain-list received">
+    <ul class="plain-list received" aria-label="Received, by who sent it">
       {[...groups].map(([who, { files, bytes }]) => (
         <li key={who}>
           <strong>{who}</strong>: {files} {files === 1 ? 'file' : 'files'}, {formatSize(String(bytes))}
@@ -102,7 +102,7 @@ function RequestItem({ request, onChanged }: { request: RequestView; onChanged: 
     <li class="request-item">
       <div class="row spread">
         <strong>{request.name}</strong>
-        <span class={`muted state-${request.state}`}>{STATE_WORDS[request.state]}</span>
+        <span class={`request-state state-${request.state}`}>{STATE_WORDS[request.state]}</span>
       </div>
       <p class="muted">{limits.join(' · ')}</p>
       <CopyField value={request.url} label="Request link" button="Copy link" />
@@ -138,7 +138,7 @@ export function RequestsPage() {
     <>
       <Section title="New file request">
         <p class="muted">Anyone with the link can send you files, into one of your folders. They see nothing of yours.</p>
-        <form class="stack" onSubmit={create}>
+        <form class="stack request-form" onSubmit={create}>
           <label>
             Name
             <input required value={draft.name} onInput={(e) => set({ name: e.currentTarget.value })} />
@@ -158,7 +158,7 @@ export function RequestsPage() {
               ))}
             </select>
           </label>
-          <div class="row">
+          <div class="field-grid">
             <label>
               Password (optional)
               <input type="password" autoComplete="new-password" value={draft.password} onInput={(e) => set({ password: e.currentTarget.value })} />
@@ -168,7 +168,7 @@ export function RequestsPage() {
               <input type="datetime-local" value={draft.expiresAt} onInput={(e) => set({ expiresAt: e.currentTarget.value })} />
             </label>
           </div>
-          <div class="row">
+          <div class="field-grid">
             <label>
               Most files
               <input type="number" min={1} inputMode="numeric" value={draft.maxFiles} onInput={(e) => set({ maxFiles: e.currentTarget.value })} />

@@ -52,12 +52,15 @@ export function EntryName({ entry, renaming, onRenamed }: { entry: Entry; renami
   return (
     <ViewerLink class="name" id={entry.id}>
       <FileIcon />
-      <span class="label">{entry.name}</span>
-      {entry.file.request && (
-        <span class="sender muted" title={entry.file.request.note ?? undefined}>
-          {` · from ${entry.file.request.uploaderName ?? 'someone without a name'}`}
-        </span>
-      )}
+      {/* One line that ellipsis ends: the sender gives way before the file's own name does. */}
+      <span class="label">
+        <span>{entry.name}</span>
+        {entry.file.request && (
+          <span class="sender muted" title={entry.file.request.note ?? undefined}>
+            {` · from ${entry.file.request.uploaderName ?? 'someone without a name'}`}
+          </span>
+        )}
+      </span>
     </ViewerLink>
   );
 }
