@@ -327,6 +327,79 @@ function recordCrashSuite(name: string, backing: Backing): void {
       });
     }
 
+    const rewrites = [
+      { grows: true, cut: { port: 'usage', method: 'reserve' }, landed: false, outcome: 'released' },
+      { grows: true, cut: { port: 'pastes', method: 'update' }, landed: true, outcome: 'settled' },
+      { grows: false, cut: { port: 'usage', method: 'beginTask' }, landed: false, outcome: 'settled' },
+      { grows: false, cut: { port: 'pastes', method: 'update' }, landed: true, outcome: 'released' },
+    ] as const;
+    const rewriteCase = (r: (typeof rewrites)[number]): Case => ({
+      name: `a paste rewrite that ${r.grows ? 'grows' : 'shrinks'} it, cut ${r.landed ? 'after its write' : 'before its write'}`,
+      cut: r.cut,
+      run: (core, actor, made) =>
+        core.updatePaste.execute({ actor, id: made.paste, content: r.grows ? 'a much longer paste text than before' : 'short' }),
+      expect: 'created',
+      find: pasteThere,
+    });
+    for (const r of rewrites) {
+      const c = rewriteCase(r);
+      it(`${c.name}: left alone while the instance may live, then ${r.outcome} by one sweep once its lease ran out`, async () => {
+        const t = await setUp(backing);
+        await runUntilCut(t, c);
+        const cutAt = await t.ports.usage.get(t.alice.userId);
+        const holds = await t.ports.usage.holdsOf(t.alice.userId);
+        expect(holds.map((h) => [h.by, h.task?.kind])).toEqual([[t.a.keeper.id(), 'rewrite']]);
+        const content = (await t.ports.pastes.findById(t.items.paste))!.content;
+        expect(content === 'some paste text').toBe(!r.landed);
+
+        await t.pass(LEASE_MS - 1, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, settled: 0, released: 0 });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual(holds);
+        expect(await t.ports.usage.get(t.alice.userId)).toEqual(cutAt);
+
+        await t.pass(1, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({
+          instances: 1,
+          failed: 0,
+          settled: r.outcome === 'settled' ? 1 : 0,
+          released: r.outcome === 'released' ? 1 : 0,
+        });
+        await expectExact(t);
+        expect((await t.ports.pastes.findById(t.items.paste))!.content).toBe(content);
+      });
+    }
+
+    it('a paste rewrite cut after its write, then rewritten again and deleted on the other instance before the sweep: counts exact', async () => {
+      for (const r of rewrites.filter((x) => x.landed)) {
+        const t = await setUp(backing);
+        await runUntilCut(t, rewriteCase(r));
+        // A live rewrite after it: the paste still names the cut one's hold.
+        await t.b.core.updatePaste.execute({ actor: t.alice.actor, id: t.items.paste, content: 'x'.repeat(20) });
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+        await expectExact(t);
+
+        const u = await setUp(backing);
+        await runUntilCut(u, rewriteCase(r));
+        // Deleted while the cut one's instance may still live: the delete ends the rewrite the paste names as landed.
+        await u.b.core.deletePaste.execute({ actor: u.alice.actor, id: u.items.paste });
+        await u.pass(LEASE_MS, u.b);
+        expect(await u.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, settled: 0, released: 0 });
+        await expectExact(u);
+      }
+    });
+
+    it('a paste rewrite cut before its write, then the paste deleted before the sweep: counts exact', async () => {
+      for (const r of rewrites.filter((x) => !x.landed)) {
+        const t = await setUp(backing);
+        await runUntilCut(t, rewriteCase(r));
+        await t.b.core.deletePaste.execute({ actor: t.alice.actor, id: t.items.paste });
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+        await expectExact(t);
+      }
+    });
+
     it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
       const t = await setUp(backing);
       await runUntilCut(t, deletes[0]!);

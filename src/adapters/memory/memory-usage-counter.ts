@@ -175,11 +175,14 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
-  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+  async beginTask(userId: string, hold: Hold, task: Task, amounts?: Amounts): Promise<void> {
     assertHoldId(hold.id);
+    for (const amount of Object.values(amounts ?? {})) assertAmount(amount);
     const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
     if (holds.has(hold.id)) return;
-    holds.set(hold.id, newEntry(hold.at, hold.by, false, task));
+    const entry = newEntry(hold.at, hold.by, false, task);
+    if (amounts) Object.assign(entry, { amounts: { ...amounts }, fixed: true });
+    holds.set(hold.id, entry);
     this.holds.set(userId, holds);
     this.addWriter(userId, hold.by);
     if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });

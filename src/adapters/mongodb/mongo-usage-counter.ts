@@ -290,14 +290,20 @@ export class MongoUsageCounter implements UsageCounter {
   }
 
   /** One upsert: a user without counters gets them at zero in the same step. */
-  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+  async beginTask(userId: string, hold: Hold, task: Task, amounts?: Amounts): Promise<void> {
     const path = holdPath(hold.id);
     const { _id, ...zeros } = toDoc(userId, ZERO_USAGE);
+    const held: Record<string, unknown> = {};
+    for (const [kind, amount] of Object.entries(amounts ?? {}) as [LimitKind, number][]) {
+      assertAmount(amount);
+      held[kind] = new Double(amount);
+    }
+    if (amounts) held.fixed = true;
     try {
       await this.usage.updateOne(
         { _id: userId, [path]: { $exists: false } },
         {
-          $set: { [path]: { at: hold.at, by: hold.by, task } },
+          $set: { [path]: { at: hold.at, by: hold.by, task, ...held } },
           $addToSet: { writers: hold.by },
           $setOnInsert: zeros,
         },

@@ -44,7 +44,14 @@ export type Task =
    * Deleting the record named by the hold's id (beginDrop), which holds, fixed from the start, what the deletion gives
    * back: the counts go back in the step that ends it.
    */
-  | { kind: 'drop'; record: RecordKind };
+  | { kind: 'drop'; record: RecordKind }
+  /**
+   * Rewriting the content of the paste `pasteId` to another size, under a hold of its own id (not the paste's). A
+   * growing rewrite's hold holds the growth it reserved, a shrinking one's (beginTask) the bytes it will give back;
+   * the rewrite names its hold on the paste it writes (`Paste.rewrites`), so whether it landed is known from the
+   * paste: landed, a growth is kept (settled) and a shrinkage given back (released); not landed, the other way round.
+   */
+  | { kind: 'rewrite'; pasteId: string; grows: boolean };
 
 export interface HeldAmounts {
   userId: string;
@@ -144,10 +151,11 @@ export interface UsageCounter {
    */
   releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
   /**
-   * Opens an empty hold for a task (not an upload slot), naming its instance, in one atomic step; creates the user's
-   * counters if they have none. An id already held changes nothing.
+   * Opens a hold for a task (not an upload slot), naming its instance, in one atomic step; creates the user's counters
+   * if they have none. An id already held changes nothing. Empty, or holding `amounts` from the start (fixed; the
+   * counters are left alone): what its release will give back (a shrinking paste rewrite's bytes).
    */
-  beginTask(userId: string, hold: Hold, task: Task): Promise<void>;
+  beginTask(userId: string, hold: Hold, task: Task, amounts?: Partial<Record<LimitKind, number>>): Promise<void>;
   /**
    * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
    * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
