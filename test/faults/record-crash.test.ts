@@ -400,6 +400,62 @@ function recordCrashSuite(name: string, backing: Backing): void {
       }
     });
 
+    const uploadCut: Case = {
+      name: 'an upload, after its record, before its hold was settled',
+      cut: { port: 'files', method: 'insert' },
+      run: (core, actor, made) =>
+        core.uploadFile.execute({ actor, folderId: made.folder, name: null, filename: 'cut.txt', mime: undefined, content: bytes('cut upload') }),
+      expect: 'created',
+      find: (p, u) => p.files.listByOwner(u).then((all) => all.filter((f) => f.name === 'cut.txt').length),
+    };
+    /** Whether every upload slot of the user is free: a hold opened with room for one goes in (and is given back). */
+    const slotsFree = async (t: Awaited<ReturnType<typeof setUp>>) => {
+      const probe = { id: 'slot-probe', at: new Date(), by: t.b.keeper.id() };
+      const opened = await t.ports.usage.openHold(t.alice.userId, probe, 1);
+      if (opened) await t.ports.usage.releaseHold(t.alice.userId, probe.id);
+      return opened;
+    };
+    for (const how of ['the file', 'its folder'] as const) {
+      it(`a file uploaded by an instance killed before settling its hold, ${how} deleted before the sweep: given back once, the slot free`, async () => {
+        const t = await setUp(backing);
+        await runUntilCut(t, uploadCut);
+        const file = (await t.ports.files.listByOwner(t.alice.userId)).find((f) => f.name === 'cut.txt')!;
+        expect(await slotsFree(t)).toBe(false);
+        // Deleted while the dying instance's lease still runs: the removal counts the file and forgets its upload's hold.
+        if (how === 'the file') await t.b.core.deleteFile.execute({ actor: t.alice.actor, id: file.id });
+        else await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+        expect(await slotsFree(t)).toBe(true);
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, settled: 0, released: 0 });
+        await expectExact(t);
+        expect(await slotsFree(t)).toBe(true);
+      });
+    }
+
+    it('an upload of an instance that lives, its record deleted before it settles: answered, counted once', async () => {
+      const t = await setUp(backing);
+      // The upload on the live instance `b` pauses right after its insert while its file is deleted.
+      let resume!: () => void;
+      let inserted!: (id: string) => void;
+      const gotId = new Promise<string>((r) => (inserted = r));
+      const files = Object.assign(Object.create(t.b.ports.files) as object, {
+        insert: async (f: { id: string }) => {
+          await t.b.ports.files.insert(f as never);
+          inserted(f.id);
+          await new Promise<void>((r) => (resume = r));
+        },
+      });
+      const core = createCore({ ...t.b.ports, files } as Ports);
+      const upload = uploadCut.run(core, t.alice.actor, t.items);
+      const id = await gotId;
+      await t.b.core.deleteFile.execute({ actor: t.alice.actor, id });
+      resume();
+      await upload;
+      await expectExact(t);
+      expect(await slotsFree(t)).toBe(true);
+    });
+
     it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
       const t = await setUp(backing);
       await runUntilCut(t, deletes[0]!);

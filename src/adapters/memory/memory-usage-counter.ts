@@ -200,7 +200,11 @@ export class MemoryUsageCounter implements UsageCounter {
     const holds = this.holds.get(userId);
     const entry = holds?.get(holdId);
     if (!holds || !entry || entry.fixed) return false;
-    for (const id of forget) if (id !== holdId && holds.get(id)?.task?.kind === 'create') holds.delete(id);
+    for (const id of forget) {
+      const there = holds.get(id);
+      // A create's hold, or an upload's (an opened one's slot comes back with it: slots are counted from the holds).
+      if (id !== holdId && there && (there.task === null || there.task.kind === 'create')) holds.delete(id);
+    }
     for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
     }

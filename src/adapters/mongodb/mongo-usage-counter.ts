@@ -327,28 +327,54 @@ export class MongoUsageCounter implements UsageCounter {
     }
     const task = { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } };
     let forgotten = forget.filter((id) => id !== holdId);
-    // A large cascade names many records, of which few if any have a create's hold: those few are looked up first.
-    if (forgotten.length > FORGET_INLINE) forgotten = await this.creatingAmong(task, forgotten, true);
+    // Upload holds (upload slots) known opened: forgotten with the count of opened holds, so their slots come back.
+    let opened: string[] = [];
+    // A large cascade names many records, of which few if any have a create's or an upload's hold: those few are
+    // looked up first.
+    if (forgotten.length > FORGET_INLINE) ({ forgotten, opened } = await this.forgettableAmong(task, forgotten, true));
     for (let attempt = 0; attempt < FIX_ATTEMPTS; attempt++) {
-      const creates = forgotten.map((id) => ({
-        $or: [{ [holdPath(id)]: { $exists: false } }, { [holdPath(id, 'task.kind')]: 'create' }],
-      }));
+      const conditions = forgotten.map((id) =>
+        opened.includes(id)
+          ? { [holdPath(id, 'open')]: true, [holdPath(id, 'task')]: { $exists: false } }
+          : {
+              $or: [
+                { [holdPath(id)]: { $exists: false } },
+                { [holdPath(id, 'task.kind')]: 'create' },
+                { [holdPath(id)]: { $exists: true }, [holdPath(id, 'task')]: { $exists: false }, [holdPath(id, 'open')]: { $exists: false } },
+              ],
+            },
+      );
       const { matchedCount } = await this.usage.updateOne(
-        { ...task, ...(creates.length > 0 && { $and: creates }) },
-        { $set: set, ...(forgotten.length > 0 && { $unset: Object.fromEntries(forgotten.map((id) => [holdPath(id), ''])) }) },
+        { ...task, ...(conditions.length > 0 && { $and: conditions }) },
+        {
+          $set: set,
+          ...(forgotten.length > 0 && { $unset: Object.fromEntries(forgotten.map((id) => [holdPath(id), ''])) }),
+          ...(opened.length > 0 && { $inc: { openHolds: -opened.length } }),
+        },
       );
       if (matchedCount === 1) return true;
       if (forgotten.length === 0 || !(await this.usage.findOne(task, { projection: { _id: 1 } }))) return false;
-      forgotten = await this.creatingAmong(task, forgotten, false);
+      ({ forgotten, opened } = await this.forgettableAmong(task, forgotten, false));
     }
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
   }
 
-  /** Those of `ids` whose hold is a create's (or, unless `present`, absent), in the document `filter` finds. */
-  private async creatingAmong(filter: Record<string, unknown>, ids: readonly string[], present: boolean): Promise<string[]> {
+  /**
+   * Those of `ids` whose hold a removal may forget (a create's, or an upload's: no task), or, unless `present`, that
+   * have none, in the document `filter` finds; `opened`: those among them that are upload slots.
+   */
+  private async forgettableAmong(
+    filter: Record<string, unknown>,
+    ids: readonly string[],
+    present: boolean,
+  ): Promise<{ forgotten: string[]; opened: string[] }> {
     const doc = await this.usage.findOne(filter, { projection: { holds: 1 } });
     const holds = doc?.holds ?? {};
-    return ids.filter((id) => (holds[id] === undefined ? !present : holds[id].task?.kind === 'create'));
+    const forgotten = ids.filter((id) => {
+      const hold = holds[id];
+      return hold === undefined ? !present : hold.task === undefined || hold.task.kind === 'create';
+    });
+    return { forgotten, opened: forgotten.filter((id) => holds[id]?.open === true && holds[id].task === undefined) };
   }
 
   /** One conditional update; a user without counters (records older than them) gets them at zero first. */

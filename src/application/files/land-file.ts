@@ -95,6 +95,8 @@ async function settle(p: LandingDeps, file: StoredFile): Promise<void> {
   if (held === undefined || (held?.files === 1 && (held.storage ?? 0) === file.size)) return;
   // A removal that claimed the record first deletes its bytes and gives its counts back itself.
   const deleted = await takenBack(p, file);
+  // The hold is gone and a removal has the record: that removal counted the file and forgot the hold (fixHeld).
+  if (!deleted && held === null) return;
   if (deleted) await Promise.allSettled([p.blobs.delete(file.blobKey)]);
   if (deleted && held) {
     for (const [kind, amount] of Object.entries(held) as [LimitKind, number][]) {
