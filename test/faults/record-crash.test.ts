@@ -15,7 +15,7 @@ import {
   MongoUserRepository,
   MongoUsageCounter,
 } from '../../src/adapters/mongodb/index.js';
-import type { Actor } from '../../src/domain/index.js';
+import type { Actor, StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
@@ -439,14 +439,14 @@ function recordCrashSuite(name: string, backing: Backing): void {
       let resume!: () => void;
       let inserted!: (id: string) => void;
       const gotId = new Promise<string>((r) => (inserted = r));
-      const files = Object.assign(Object.create(t.b.ports.files) as object, {
-        insert: async (f: { id: string }) => {
-          await t.b.ports.files.insert(f as never);
+      const files = Object.assign(Object.create(t.b.ports.files) as Ports['files'], {
+        insert: async (f: StoredFile) => {
+          await t.b.ports.files.insert(f);
           inserted(f.id);
           await new Promise<void>((r) => (resume = r));
         },
       });
-      const core = createCore({ ...t.b.ports, files } as Ports);
+      const core = createCore({ ...t.b.ports, files });
       const upload = uploadCut.run(core, t.alice.actor, t.items);
       const id = await gotId;
       await t.b.core.deleteFile.execute({ actor: t.alice.actor, id });
@@ -455,6 +455,61 @@ function recordCrashSuite(name: string, backing: Backing): void {
       await expectExact(t);
       expect(await slotsFree(t)).toBe(true);
     });
+
+    /** Instance `a`, stalled right after `cut` (not dead: it goes on when `resume` is called), running `c`. */
+    const stallAt = (t: Awaited<ReturnType<typeof setUp>>, c: Case, cut: Cut) => {
+      let resume!: () => void;
+      let reached!: () => void;
+      const there = new Promise<void>((r) => (reached = r));
+      const port = t.a.ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const stalled = Object.assign(Object.create(port) as object, {
+        [cut.method]: async (...args: unknown[]) => {
+          const result = await port[cut.method]!(...args);
+          reached();
+          await new Promise<void>((r) => (resume = r));
+          return result;
+        },
+      });
+      const outcome = c.run(createCore({ ...t.a.ports, [cut.port]: stalled }), t.alice.actor, t.items).then(
+        () => 'done' as const,
+        () => 'failed' as const,
+      );
+      return { there, outcome, resume: () => resume() };
+    };
+    const zombies = [
+      { case: creates.find((c) => c.cut.port === 'collections')!, after: { port: 'collections', method: 'insert' } },
+      { case: creates.find((c) => c.cut.port === 'folders')!, after: { port: 'folders', method: 'insert' } },
+      { case: uploadCut, after: { port: 'files', method: 'insert' } },
+    ] as const;
+    for (const z of zombies) {
+      it(`${z.case.name.split(',')[0]} whose instance stalled past its lease after its record: the sweep settles it, and the instance, back, keeps it`, async () => {
+        const t = await setUp(backing);
+        const stall = stallAt(t, z.case, z.after);
+        await stall.there;
+        // `a` stalls: its lease runs out, and `b`'s sweep finds the record and settles the hold.
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, settled: 1, released: 0 });
+        stall.resume();
+        expect(await stall.outcome).toBe('done');
+        expect(await z.case.find(t.ports, t.alice.userId, t.items)).toBe(1);
+        await expectExact(t);
+        expect(await slotsFree(t)).toBe(true);
+      });
+    }
+    for (const z of zombies) {
+      it(`${z.case.name.split(',')[0]} whose instance stalled past its lease before its record: given back by the sweep, and the instance, back, takes its record back`, async () => {
+        const t = await setUp(backing);
+        const stall = stallAt(t, z.case, { port: 'usage', method: 'reserve' });
+        await stall.there;
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, settled: 0, released: 1 });
+        stall.resume();
+        expect(await stall.outcome).toBe('failed');
+        expect(await z.case.find(t.ports, t.alice.userId, t.items)).toBe(0);
+        await expectExact(t);
+        expect(await slotsFree(t)).toBe(true);
+      });
+    }
 
     it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
       const t = await setUp(backing);

@@ -51,7 +51,10 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
     return 'settled';
   }
   if (await handedToUpload(p, hold)) return 'kept';
-  if (await p.usage.releaseHold(userId, holdId, { by })) await dropUnnamed(p, hold.blobs);
+  // An upload's own hold (it holds a file) is marked undone: its instance, should it live on, then knows its file is
+  // not counted (landFile).
+  const mark = hold.amounts.files !== undefined ? ('undone' as const) : undefined;
+  if (await p.usage.releaseHold(userId, holdId, { by }, mark)) await dropUnnamed(p, hold.blobs);
   return 'released';
 }
 

@@ -91,6 +91,9 @@ export interface Reservation {
   max: number;
 }
 
+/** How many undone holds (releaseHold with `undone`) a user's counters remember, newest last. */
+export const UNDONE_KEPT = 16;
+
 /** Hold ids become field names in MongoDB, so they are limited to what ids.newId() yields (base64url: no '.' or '$'). */
 export const HOLD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -126,7 +129,14 @@ export interface UsageCounter {
    * create failed or died. A hold that is gone already (or no longer names `when.by`) changes nothing; true when this
    * call released it.
    */
-  releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean>;
+  releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'undone'): Promise<boolean>;
+  /**
+   * Whether the hold was released with the mark `undone` (the last UNDONE_KEPT such holds of the user are kept): the
+   * sweep of gone instances gave back a create it found without its record. An instance taken for dead while it
+   * stalled, which then finds its create's hold gone, learns so whether its record is counted (settled: the sweep
+   * found it) or not (undone: it came too late).
+   */
+  wasUndone(userId: string, holdId: string): Promise<boolean>;
   /**
    * Names `by` as the hold's instance and adds `blobs` to the blobs it may leave behind, in one atomic step, only while
    * the hold exists; false otherwise. The instance that finishes a resumable upload (whichever created it) takes its

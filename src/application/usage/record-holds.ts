@@ -59,9 +59,11 @@ export async function createHeld<T>(
   }
   // A failed settle leaves the hold to this instance's stop: the record stands either way.
   const held = await p.usage.settleHold(userId, id, when).catch(() => undefined);
-  if (held === null && !(await dropUnderWay(p, userId, id))) {
-    // The hold is gone: this instance was taken for dead (its lease ran out while it stalled) and the sweep undid the
-    // create. A record its counters may not cover must not stay.
+  if (held === null && !(await dropUnderWay(p, userId, id)) && (await p.usage.wasUndone(userId, id))) {
+    // The hold is gone: this instance was taken for dead (its lease ran out while it stalled) and the sweep, finding
+    // no record yet, gave the count back. A record its counters do not cover must not stay. (Gone otherwise: the sweep
+    // found the record and settled the hold, or a removal that counted the record forgot it; the count is the
+    // record's either way.)
     await create.takeBack(made);
     throw new Error('The create outlived its instance’s lease and its reservation was given back');
   }
@@ -185,8 +187,11 @@ export async function settleCreate(p: RecordDeps, hold: HeldAmounts): Promise<'s
   return 'settled';
 }
 
-/** A create cut before its record was written: the counts go back. */
+/**
+ * A create cut before its record was written: the counts go back, marked undone, so its instance, should it live on
+ * after all and write the record, knows the record is not counted (createHeld).
+ */
 export async function undoCreate(p: RecordDeps, hold: HeldAmounts): Promise<'released'> {
-  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'create' });
+  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'create' }, 'undone');
   return 'released';
 }
