@@ -618,21 +618,21 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.openHold('u1', { id: 'probe2', at: T0, by: 'a' }, 2)).toBe(false);
       });
 
-      it('remembers the last 16 holds released as undone, and only those', async () => {
+      it('remembers the last 16 holds released with the mark given back, and only those', async () => {
         await counter.set('u1', usage({ folders: 0 }));
         for (let i = 0; i < 20; i++) {
           await counter.reserve('u1', 'folders', 1, 99, { id: `c${i}`, at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
         }
         await counter.reserve('u1', 'folders', 1, 99, { id: 'plain', at: T0, by: 'a' });
         expect(await counter.releaseHold('u1', 'plain')).toBe(true);
-        expect(await counter.wasUndone('u1', 'plain')).toBe(false);
+        expect(await counter.wasGivenBack('u1', 'plain')).toBe(false);
         // Only while it names its instance: a miss marks nothing.
-        expect(await counter.releaseHold('u1', 'c0', { by: 'other' }, 'undone')).toBe(false);
-        expect(await counter.wasUndone('u1', 'c0')).toBe(false);
-        for (let i = 0; i < 20; i++) expect(await counter.releaseHold('u1', `c${i}`, { by: 'a', kind: 'create' }, 'undone')).toBe(true);
+        expect(await counter.releaseHold('u1', 'c0', { by: 'other' }, 'given back')).toBe(false);
+        expect(await counter.wasGivenBack('u1', 'c0')).toBe(false);
+        for (let i = 0; i < 20; i++) expect(await counter.releaseHold('u1', `c${i}`, { by: 'a', kind: 'create' }, 'given back')).toBe(true);
         expect(await counter.get('u1')).toEqual(usage({ folders: 0 }));
-        for (let i = 0; i < 20; i++) expect(await counter.wasUndone('u1', `c${i}`)).toBe(i >= 4);
-        expect(await counter.wasUndone('nobody', 'c19')).toBe(false);
+        for (let i = 0; i < 20; i++) expect(await counter.wasGivenBack('u1', `c${i}`)).toBe(i >= 4);
+        expect(await counter.wasGivenBack('nobody', 'c19')).toBe(false);
       });
 
       it('opens a task holding amounts from the start, counters untouched; its release gives them back', async () => {

@@ -511,6 +511,50 @@ function recordCrashSuite(name: string, backing: Backing): void {
       });
     }
 
+    const twice = [
+      ['paste', 'pastes', (c: Core, a: Actor, m: Made) => c.deletePaste.execute({ actor: a, id: m.paste }), pasteThere],
+      ['collection', 'collections', (c: Core, a: Actor, m: Made) => c.deleteCollection.execute({ actor: a, id: m.collection }), collectionThere],
+      ['share', 'shares', (c: Core, a: Actor, m: Made) => c.deleteShare.execute({ actor: a, id: m.fileShare }), shareThere],
+      ['token', 'tokens', (c: Core, a: Actor, m: Made) => c.deleteApiToken.execute({ actor: a, id: m.token }), tokenThere],
+    ] as const;
+    for (const [name, port, run, there] of twice) {
+      it(`two deletes of one ${name}: the later killed after its intent, the earlier run from start to end in that moment; one sweep gives back once`, async () => {
+        const t = await setUp(backing);
+        // `a` reads the record, stalls while `b` deletes it from start to end, then writes its intent and dies.
+        let resume!: () => void;
+        let read!: () => void;
+        let died!: () => void;
+        const wasRead = new Promise<void>((r) => (read = r));
+        const cut = new Promise<void>((r) => (died = r));
+        const reads = t.a.ports[port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+        const stalling = Object.assign(Object.create(reads) as object, {
+          findById: async (...args: unknown[]) => {
+            const found = await reads.findById!(...args);
+            read();
+            await new Promise<void>((r) => (resume = r));
+            return found;
+          },
+        });
+        const usage = Object.assign(Object.create(t.a.ports.usage) as Ports['usage'], {
+          beginDrop: async (...args: Parameters<Ports['usage']['beginDrop']>) => {
+            await t.a.ports.usage.beginDrop(...args);
+            died();
+            return dead();
+          },
+        });
+        void run(createCore({ ...t.a.ports, [port]: stalling, usage }), t.alice.actor, t.items).catch(() => undefined);
+        await wasRead;
+        await run(t.b.core, t.alice.actor, t.items);
+        resume();
+        await cut;
+        expect((await t.ports.usage.holdsOf(t.alice.userId)).map((h) => [h.task?.kind, h.by])).toEqual([['drop', t.a.keeper.id()]]);
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, finished: 1 });
+        await expectExact(t);
+        expect(await there(t.ports, t.alice.userId, t.items)).toBe(0);
+      });
+    }
+
     it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
       const t = await setUp(backing);
       await runUntilCut(t, deletes[0]!);

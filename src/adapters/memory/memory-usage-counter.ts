@@ -2,7 +2,7 @@ import { injectable } from 'inversify';
 import { fits, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
 import {
   HOLD_ID,
-  UNDONE_KEPT,
+  GIVEN_BACK_KEPT,
   type HeldAmounts,
   type Hold,
   type RecordKind,
@@ -50,8 +50,8 @@ export class MemoryUsageCounter implements UsageCounter {
   private readonly holds = new Map<string, Map<string, HeldEntry>>();
   /** Per user, the instances that opened or grew a hold there and were not forgotten since. */
   private readonly writersOf = new Map<string, Set<string>>();
-  /** Per user, the last holds released as undone, newest last. */
-  private readonly undoneOf = new Map<string, string[]>();
+  /** Per user, the last holds released with the mark `given back`, newest last. */
+  private readonly givenBackOf = new Map<string, string[]>();
 
   async reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean> {
     return this.tryReserve(userId, kind, amount, max, hold);
@@ -127,7 +127,7 @@ export class MemoryUsageCounter implements UsageCounter {
     return entry ? { ...entry.amounts } : null;
   }
 
-  async releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'undone'): Promise<boolean> {
+  async releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'given back'): Promise<boolean> {
     if (!names(this.holds.get(userId)?.get(holdId), when)) return false;
     const entry = this.takeHold(userId, holdId);
     const usage = this.counters.get(userId);
@@ -135,12 +135,12 @@ export class MemoryUsageCounter implements UsageCounter {
     for (const [kind, amount] of Object.entries(entry.amounts) as [LimitKind, number][]) {
       if (usage) usage[kind] = Math.max(0, usage[kind] - amount);
     }
-    if (mark === 'undone') this.undoneOf.set(userId, [...(this.undoneOf.get(userId) ?? []), holdId].slice(-UNDONE_KEPT));
+    if (mark === 'given back') this.givenBackOf.set(userId, [...(this.givenBackOf.get(userId) ?? []), holdId].slice(-GIVEN_BACK_KEPT));
     return true;
   }
 
-  async wasUndone(userId: string, holdId: string): Promise<boolean> {
-    return this.undoneOf.get(userId)?.includes(holdId) ?? false;
+  async wasGivenBack(userId: string, holdId: string): Promise<boolean> {
+    return this.givenBackOf.get(userId)?.includes(holdId) ?? false;
   }
 
   async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
@@ -293,14 +293,14 @@ export class MemoryUsageCounter implements UsageCounter {
     this.counters.set(userId, { ...usage });
     this.holds.delete(userId);
     this.writersOf.delete(userId);
-    this.undoneOf.delete(userId);
+    this.givenBackOf.delete(userId);
   }
 
   async remove(userId: string): Promise<void> {
     this.counters.delete(userId);
     this.holds.delete(userId);
     this.writersOf.delete(userId);
-    this.undoneOf.delete(userId);
+    this.givenBackOf.delete(userId);
   }
 
   private takeHold(userId: string, holdId: string): HeldEntry | undefined {

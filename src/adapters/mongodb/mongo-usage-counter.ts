@@ -3,7 +3,7 @@ import { Double, type Collection, type Db } from 'mongodb';
 import { LIMIT_KINDS, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
 import {
   HOLD_ID,
-  UNDONE_KEPT,
+  GIVEN_BACK_KEPT,
   type HeldAmounts,
   type Hold,
   type RecordKind,
@@ -34,8 +34,8 @@ export type UsageDoc = {
   holds?: Record<string, HoldDoc>;
   openHolds?: number;
   writers?: string[];
-  /** The last holds released as undone (releaseHold's mark), newest last. */
-  undone?: string[];
+  /** The last holds released with the mark `given back` (releaseHold), newest last. */
+  givenBack?: string[];
 } & Record<LimitKind, number | Double>;
 
 /** How often releaseHold re-reads a hold that changed under it before giving up (the next sweep tries again). */
@@ -203,7 +203,7 @@ export class MongoUsageCounter implements UsageCounter {
    * other kind) in its filter, so it applies only to the hold as read. Each counter is decremented when it holds
    * enough and zeroed when it holds less, decided on the counter as read and checked by the same filter.
    */
-  async releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'undone'): Promise<boolean> {
+  async releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'given back'): Promise<boolean> {
     const path = holdPath(holdId);
     for (let attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
       const doc = await this.usage.findOne({ _id: userId, [path]: { $exists: true }, ...whileBy(holdId, when) });
@@ -232,16 +232,16 @@ export class MongoUsageCounter implements UsageCounter {
         $unset: { [path]: '' as const },
         ...(Object.keys(inc).length > 0 && { $inc: inc }),
         ...(Object.keys(zero).length > 0 && { $set: zero }),
-        // In the same step, so an instance that finds the hold gone can tell an undone create from a settled one.
-        ...(mark === 'undone' && { $push: { undone: { $each: [holdId], $slice: -UNDONE_KEPT } } }),
+        // In the same step, so whoever finds the hold gone can tell counts given back from counts kept (settled).
+        ...(mark === 'given back' && { $push: { givenBack: { $each: [holdId], $slice: -GIVEN_BACK_KEPT } } }),
       };
       if ((await this.usage.updateOne(filter, update)).matchedCount === 1) return true;
     }
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
   }
 
-  async wasUndone(userId: string, holdId: string): Promise<boolean> {
-    return (await this.usage.findOne({ _id: userId, undone: holdId }, { projection: { _id: 1 } })) !== null;
+  async wasGivenBack(userId: string, holdId: string): Promise<boolean> {
+    return (await this.usage.findOne({ _id: userId, givenBack: holdId }, { projection: { _id: 1 } })) !== null;
   }
 
   async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {

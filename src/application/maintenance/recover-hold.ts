@@ -51,9 +51,9 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
     return 'settled';
   }
   if (await handedToUpload(p, hold)) return 'kept';
-  // An upload's own hold (it holds a file) is marked undone: its instance, should it live on, then knows its file is
+  // An upload's own hold (it holds a file) is marked given back: its instance, should it live on, then knows its file is
   // not counted (landFile).
-  const mark = hold.amounts.files !== undefined ? ('undone' as const) : undefined;
+  const mark = hold.amounts.files !== undefined ? ('given back' as const) : undefined;
   if (await p.usage.releaseHold(userId, holdId, { by }, mark)) await dropUnnamed(p, hold.blobs);
   return 'released';
 }

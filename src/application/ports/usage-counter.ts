@@ -91,8 +91,8 @@ export interface Reservation {
   max: number;
 }
 
-/** How many undone holds (releaseHold with `undone`) a user's counters remember, newest last. */
-export const UNDONE_KEPT = 16;
+/** How many holds released with the mark `given back` a user's counters remember, newest last. */
+export const GIVEN_BACK_KEPT = 16;
 
 /** Hold ids become field names in MongoDB, so they are limited to what ids.newId() yields (base64url: no '.' or '$'). */
 export const HOLD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -129,14 +129,16 @@ export interface UsageCounter {
    * create failed or died. A hold that is gone already (or no longer names `when.by`) changes nothing; true when this
    * call released it.
    */
-  releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'undone'): Promise<boolean>;
+  releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'given back'): Promise<boolean>;
   /**
-   * Whether the hold was released with the mark `undone` (the last UNDONE_KEPT such holds of the user are kept): the
-   * sweep of gone instances gave back a create it found without its record. An instance taken for dead while it
-   * stalled, which then finds its create's hold gone, learns so whether its record is counted (settled: the sweep
-   * found it) or not (undone: it came too late).
+   * Whether the hold was released with the mark `given back` (the user's last GIVEN_BACK_KEPT such holds are kept):
+   * the work it stood for ended by giving its counts back. The sweep of gone instances so marks a create it found
+   * without its record, and a record's delete that removed the record marks its own release. An instance taken for
+   * dead while it stalled, which then finds its create's hold gone, learns so whether its record is counted (settled:
+   * the sweep found it) or not; the sweep finishing a delete whose record is gone learns whether another delete of
+   * the record gave its counts back already.
    */
-  wasUndone(userId: string, holdId: string): Promise<boolean>;
+  wasGivenBack(userId: string, holdId: string): Promise<boolean>;
   /**
    * Names `by` as the hold's instance and adds `blobs` to the blobs it may leave behind, in one atomic step, only while
    * the hold exists; false otherwise. The instance that finishes a resumable upload (whichever created it) takes its

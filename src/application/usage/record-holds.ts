@@ -59,7 +59,7 @@ export async function createHeld<T>(
   }
   // A failed settle leaves the hold to this instance's stop: the record stands either way.
   const held = await p.usage.settleHold(userId, id, when).catch(() => undefined);
-  if (held === null && !(await dropUnderWay(p, userId, id)) && (await p.usage.wasUndone(userId, id))) {
+  if (held === null && !(await dropUnderWay(p, userId, id)) && (await p.usage.wasGivenBack(userId, id))) {
     // The hold is gone: this instance was taken for dead (its lease ran out while it stalled) and the sweep, finding
     // no record yet, gave the count back. A record its counters do not cover must not stay. (Gone otherwise: the sweep
     // found the record and settled the hold, or a removal that counted the record forgot it; the count is the
@@ -106,7 +106,8 @@ export async function dropHeld(
   if (!(await p.usage.beginDrop(userId, { id, at: p.clock.now(), by }, record, amounts))) return 'busy';
   const when = { by, kind: 'drop' as const };
   if (await remove()) {
-    await p.usage.releaseHold(userId, id, when);
+    // Marked: a delete of the record that wrote its hold meanwhile and was cut then knows the counts went back here.
+    await p.usage.releaseHold(userId, id, when, 'given back');
     return true;
   }
   await p.usage.settleHold(userId, id, when);
@@ -131,12 +132,19 @@ export async function follow(
 
 /**
  * Finishes the delete of a record that an instance now gone began (task `drop`): the record and what goes with it
- * (a paste's or collection's share) are deleted if still there, and the hold's release gives the counts back.
+ * (a paste's or collection's share) are deleted if still there, and the hold's release gives the counts back. A record
+ * gone already was deleted by the cut delete itself, or by another delete of it that ran from start to end after
+ * this one read the record: that one marked its release given back, and then the counts are not given back twice.
  */
 export async function finishDrop(p: RecordDeps, hold: HeldAmounts): Promise<void> {
   if (hold.task?.kind !== 'drop') throw new Error('Not the task of a record’s delete');
-  await removeRecord(p, hold.task.record, hold.holdId);
-  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'drop' });
+  const when = { by: hold.by ?? undefined, kind: 'drop' as const };
+  const removed = await removeRecord(p, hold.task.record, hold.holdId);
+  if (!removed && (await p.usage.wasGivenBack(hold.userId, hold.holdId))) {
+    await p.usage.settleHold(hold.userId, hold.holdId, when);
+    return;
+  }
+  await p.usage.releaseHold(hold.userId, hold.holdId, when, 'given back');
 }
 
 /** Deletes a record and the share of it, if any; each step can run again. True when this call deleted the record. */
@@ -188,10 +196,10 @@ export async function settleCreate(p: RecordDeps, hold: HeldAmounts): Promise<'s
 }
 
 /**
- * A create cut before its record was written: the counts go back, marked undone, so its instance, should it live on
+ * A create cut before its record was written: the counts go back, marked given back, so its instance, should it live on
  * after all and write the record, knows the record is not counted (createHeld).
  */
 export async function undoCreate(p: RecordDeps, hold: HeldAmounts): Promise<'released'> {
-  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'create' }, 'undone');
+  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'create' }, 'given back');
   return 'released';
 }
