@@ -520,6 +520,10 @@ function recordCrashSuite(name: string, backing: Backing): void {
     for (const [name, port, run, there] of twice) {
       it(`two deletes of one ${name}: the later killed after its intent, the earlier run from start to end in that moment; one sweep gives back once`, async () => {
         const t = await setUp(backing);
+        // One more of each, so that a count given back twice shows (counters never go below zero).
+        await t.b.core.createCollection.execute({ actor: t.alice.actor, name: 'other' });
+        await t.b.core.createApiToken.execute({ actor: t.alice.actor, name: 'other' });
+        await t.b.core.createPaste.execute({ actor: t.alice.actor, name: 'other', content: 'other' });
         // `a` reads the record, stalls while `b` deletes it from start to end, then writes its intent and dies.
         let resume!: () => void;
         let read!: () => void;
