@@ -589,7 +589,7 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
       });
 
-      it("forgets the creates' and uploads' holds a removal names when it fixes its amounts, and nothing else", async () => {
+      it("forgets the creates', deletes' and uploads' holds a removal names when it fixes its amounts, and nothing else", async () => {
         await counter.set('u1', usage({ folders: 1, shares: 1, files: 1 }));
         await counter.reserve('u1', 'folders', 1, 9, { id: 'f1', at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
         await counter.reserve('u1', 'shares', 1, 9, { id: 's1', at: T0, by: 'a', task: { kind: 'create', record: 'share' } });
@@ -597,9 +597,10 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         await counter.openHold('u1', { id: 'up', at: T0, by: 'a' }, 5);
         await counter.reserve('u1', 'files', 1, 9, { id: 'up', at: T0, by: 'a' });
         await counter.beginTask('u1', { id: 't1', at: T0, by: 'b' }, { kind: 'tree', folderId: 'f0' });
-        const forget = ['f1', 's1', 's2', 'up', 't1', 'unknown'];
+        await counter.beginTask('u1', { id: 'tf', at: T0, by: 'b' }, { kind: 'files' });
+        const forget = ['f1', 's1', 's2', 'up', 't1', 'tf', 'unknown'];
         expect(await counter.fixHeld('u1', 't1', { folders: 2, shares: 3 }, [], forget)).toBe(true);
-        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['s2', 't1']);
+        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['t1', 'tf']);
         expect(await counter.get('u1')).toEqual(usage({ folders: 2, shares: 2, files: 2 }));
         // The upload's slot came back with its hold: one opened hold fits where one is allowed.
         expect(await counter.openHold('u1', { id: 'probe', at: T0, by: 'a' }, 1)).toBe(true);
@@ -610,9 +611,10 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         await counter.reserve('u1', 'files', 1, 9, { id: 'up3', at: T0, by: 'a' });
         await counter.openHold('u1', { id: 'kept', at: T0, by: 'a' }, 5);
         await counter.beginTask('u1', { id: 't2', at: T0, by: 'b' }, { kind: 'tree', folderId: 'f0' });
-        const many = [...Array.from({ length: 100 }, (_, i) => `x${i}`), 'f2', 's2', 'up2', 'up3'];
+        await counter.beginDrop('u1', { id: 's3', at: T0, by: 'a' }, 'share', { shares: 1 });
+        const many = [...Array.from({ length: 100 }, (_, i) => `x${i}`), 'f2', 's3', 'up2', 'up3', 'tf'];
         expect(await counter.fixHeld('u1', 't2', { folders: 1 }, [], many)).toBe(true);
-        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['kept', 's2', 't1', 't2']);
+        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['kept', 't1', 't2', 'tf']);
         // Only `kept` is an open slot now.
         expect(await counter.openHold('u1', { id: 'probe', at: T0, by: 'a' }, 2)).toBe(true);
         expect(await counter.openHold('u1', { id: 'probe2', at: T0, by: 'a' }, 2)).toBe(false);

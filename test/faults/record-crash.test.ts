@@ -559,6 +559,47 @@ function recordCrashSuite(name: string, backing: Backing): void {
       });
     }
 
+    const shareCut = deletes.find((c) => c.cut.port === 'usage' && c.name.startsWith('a share delete'))!;
+    for (const how of ['its file', 'its file’s folder'] as const) {
+      it(`a share delete killed after its intent while ${how} is deleted on the other instance: one sweep later, given back once`, async () => {
+        const t = await setUp(backing);
+        await runUntilCut(t, shareCut);
+        // The removal counts the share, and takes over the cut delete's hold: the count is its to give back.
+        if (how === 'its file') await t.b.core.deleteFile.execute({ actor: t.alice.actor, id: t.items.file });
+        else await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, finished: 0 });
+        await expectExact(t);
+        expect(await shareThere(t.ports, t.alice.userId, t.items)).toBe(0);
+      });
+    }
+
+    it('a live share delete whose hold a removal of its file took over, deleting the share first: given back once', async () => {
+      const t = await setUp(backing);
+      // The share's delete on `a` stalls after its intent; the file's removal on `b` stalls after it counted the share.
+      const share = stallAt(t, { ...shareCut, run: (c, a, m) => c.deleteShare.execute({ actor: a, id: m.fileShare }) }, { port: 'usage', method: 'beginDrop' });
+      await share.there;
+      let resumeRemoval!: () => void;
+      let fixed!: () => void;
+      const wasFixed = new Promise<void>((r) => (fixed = r));
+      const usage = Object.assign(Object.create(t.b.ports.usage) as Ports['usage'], {
+        fixHeld: async (...args: Parameters<Ports['usage']['fixHeld']>) => {
+          const done = await t.b.ports.usage.fixHeld(...args);
+          fixed();
+          await new Promise<void>((r) => (resumeRemoval = r));
+          return done;
+        },
+      });
+      const removal = createCore({ ...t.b.ports, usage }).deleteFile.execute({ actor: t.alice.actor, id: t.items.file });
+      await wasFixed;
+      share.resume();
+      expect(await share.outcome).toBe('done');
+      resumeRemoval();
+      await removal;
+      await expectExact(t);
+    });
+
     it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
       const t = await setUp(backing);
       await runUntilCut(t, deletes[0]!);

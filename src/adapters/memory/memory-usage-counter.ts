@@ -210,8 +210,10 @@ export class MemoryUsageCounter implements UsageCounter {
     if (!holds || !entry || entry.fixed) return false;
     for (const id of forget) {
       const there = holds.get(id);
-      // A create's hold, or an upload's (an opened one's slot comes back with it: slots are counted from the holds).
-      if (id !== holdId && there && (there.task === null || there.task.kind === 'create')) holds.delete(id);
+      // A create's hold, a delete's, or an upload's (an opened one's slot comes back with it: slots are counted from
+      // the holds).
+      const kind = there?.task?.kind;
+      if (id !== holdId && there && (kind === undefined || kind === 'create' || kind === 'drop')) holds.delete(id);
     }
     for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;

@@ -348,7 +348,7 @@ export class MongoUsageCounter implements UsageCounter {
           : {
               $or: [
                 { [holdPath(id)]: { $exists: false } },
-                { [holdPath(id, 'task.kind')]: 'create' },
+                { [holdPath(id, 'task.kind')]: { $in: ['create', 'drop'] } },
                 { [holdPath(id)]: { $exists: true }, [holdPath(id, 'task')]: { $exists: false }, [holdPath(id, 'open')]: { $exists: false } },
               ],
             },
@@ -369,8 +369,8 @@ export class MongoUsageCounter implements UsageCounter {
   }
 
   /**
-   * Those of `ids` whose hold a removal may forget (a create's, or an upload's: no task), or, unless `present`, that
-   * have none, in the document `filter` finds; `opened`: those among them that are upload slots.
+   * Those of `ids` whose hold a removal may forget (a create's, a delete's, or an upload's: no task), or, unless
+   * `present`, that have none, in the document `filter` finds; `opened`: those among them that are upload slots.
    */
   private async forgettableAmong(
     filter: Record<string, unknown>,
@@ -381,7 +381,7 @@ export class MongoUsageCounter implements UsageCounter {
     const holds = doc?.holds ?? {};
     const forgotten = ids.filter((id) => {
       const hold = holds[id];
-      return hold === undefined ? !present : hold.task === undefined || hold.task.kind === 'create';
+      return hold === undefined ? !present : hold.task === undefined || hold.task.kind === 'create' || hold.task.kind === 'drop';
     });
     return { forgotten, opened: forgotten.filter((id) => holds[id]?.open === true && holds[id].task === undefined) };
   }

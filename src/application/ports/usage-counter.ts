@@ -171,9 +171,10 @@ export interface UsageCounter {
   /**
    * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
    * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
-   * back exactly these amounts. The same step forgets the holds `forget` names that are a create's or an upload's (of
-   * the records the task counted, whose counts are now the task's to give back: a file whose upload never settled its
-   * hold, its instance killed after the insert), leaving the counters alone; an upload's slot comes back with it.
+   * back exactly these amounts. The same step forgets the holds `forget` names that are a create's, a delete's or an
+   * upload's (of the records the task counted, whose counts are now the task's to give back: a file whose upload never
+   * settled its hold, its instance killed after the insert; a share whose delete was killed after its intent), leaving
+   * the counters alone; an upload's slot comes back with it.
    */
   fixHeld(
     userId: string,

@@ -107,7 +107,15 @@ export async function dropHeld(
   const when = { by, kind: 'drop' as const };
   if (await remove()) {
     // Marked: a delete of the record that wrote its hold meanwhile and was cut then knows the counts went back here.
-    await p.usage.releaseHold(userId, id, when, 'given back');
+    if (await p.usage.releaseHold(userId, id, when, 'given back')) return true;
+    // The hold is gone: a removal that counted the record (a share, with its item) took it over (fixHeld's forget),
+    // and since this call deleted the record before that removal could, the removal leaves its count to this call;
+    // unless the sweep gave it back already (this instance taken for dead while it stalled).
+    if (!(await p.usage.wasGivenBack(userId, id))) {
+      for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+        if (amount !== undefined && amount > 0) await p.usage.release(userId, kind, amount);
+      }
+    }
     return true;
   }
   await p.usage.settleHold(userId, id, when);
