@@ -13,6 +13,11 @@ export interface Paste {
   uploaderTokenId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * The holds of the last rewrites of its content that changed its size (newest last): a rewrite cut short by its
+   * instance's death is known to have landed when its hold is named here. Absent until the first.
+   */
+  rewrites?: string[];
 }
 
 export const DEFAULT_PASTE_TYPE = 'text';

@@ -60,6 +60,20 @@ export function pasteRepositoryContract(name: string, make: () => Promise<PasteR
       expect(checked).toMatchObject({ content: 'ab', size: 2 });
     });
 
+    it('names the rewrite of each write that carries one, the last 16, newest last', async () => {
+      const paste = aPaste({ content: 'abc', size: 3 });
+      await pastes.insert(paste);
+      expect((await pastes.findById(paste.id))!.rewrites).toBeUndefined();
+      expect(await pastes.update(paste.id, { content: 'ab', size: 2, ifSize: 9, rewrite: 'lost', updatedAt: at(1) })).toBeNull();
+      for (let i = 0; i < 20; i++) {
+        const written = await pastes.update(paste.id, { content: 'x'.repeat(i), size: i, rewrite: `r${i}`, updatedAt: at(i + 2) });
+        expect(written!.rewrites!.at(-1)).toBe(`r${i}`);
+      }
+      const found = await pastes.findById(paste.id);
+      expect(found!.rewrites).toEqual(Array.from({ length: 16 }, (_, i) => `r${i + 4}`));
+      expect((await pastes.delete(paste.id))!.rewrites).toEqual(found!.rewrites);
+    });
+
     it('deletes once, returning the deleted paste', async () => {
       const paste = aPaste();
       const other = aPaste();

@@ -589,23 +589,63 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.get('u1')).toEqual(ZERO_USAGE);
       });
 
-      it("forgets the creates' holds a removal names when it fixes its amounts, and nothing else", async () => {
-        await counter.set('u1', usage({ folders: 1, shares: 1 }));
+      it("forgets the creates', deletes' and uploads' holds a removal names when it fixes its amounts, and nothing else", async () => {
+        await counter.set('u1', usage({ folders: 1, shares: 1, files: 1 }));
         await counter.reserve('u1', 'folders', 1, 9, { id: 'f1', at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
         await counter.reserve('u1', 'shares', 1, 9, { id: 's1', at: T0, by: 'a', task: { kind: 'create', record: 'share' } });
         await counter.beginDrop('u1', { id: 's2', at: T0, by: 'a' }, 'share', { shares: 1 });
         await counter.openHold('u1', { id: 'up', at: T0, by: 'a' }, 5);
+        await counter.reserve('u1', 'files', 1, 9, { id: 'up', at: T0, by: 'a' });
         await counter.beginTask('u1', { id: 't1', at: T0, by: 'b' }, { kind: 'tree', folderId: 'f0' });
-        const forget = ['f1', 's1', 's2', 'up', 't1', 'unknown'];
+        await counter.beginTask('u1', { id: 'tf', at: T0, by: 'b' }, { kind: 'files' });
+        const forget = ['f1', 's1', 's2', 'up', 't1', 'tf', 'unknown'];
         expect(await counter.fixHeld('u1', 't1', { folders: 2, shares: 3 }, [], forget)).toBe(true);
-        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['s2', 't1', 'up']);
-        expect(await counter.get('u1')).toEqual(usage({ folders: 2, shares: 2 }));
-        // Many names at once: the same.
+        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['t1', 'tf']);
+        expect(await counter.get('u1')).toEqual(usage({ folders: 2, shares: 2, files: 2 }));
+        // The upload's slot came back with its hold: one opened hold fits where one is allowed.
+        expect(await counter.openHold('u1', { id: 'probe', at: T0, by: 'a' }, 1)).toBe(true);
+        expect(await counter.releaseHold('u1', 'probe')).toBe(true);
+        // Many names at once: the same, for an opened upload hold and one a reserve made.
         await counter.reserve('u1', 'folders', 1, 9, { id: 'f2', at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
+        await counter.openHold('u1', { id: 'up2', at: T0, by: 'a' }, 5);
+        await counter.reserve('u1', 'files', 1, 9, { id: 'up3', at: T0, by: 'a' });
+        await counter.openHold('u1', { id: 'kept', at: T0, by: 'a' }, 5);
         await counter.beginTask('u1', { id: 't2', at: T0, by: 'b' }, { kind: 'tree', folderId: 'f0' });
-        const many = [...Array.from({ length: 100 }, (_, i) => `x${i}`), 'f2', 's2', 'up'];
+        await counter.beginDrop('u1', { id: 's3', at: T0, by: 'a' }, 'share', { shares: 1 });
+        const many = [...Array.from({ length: 100 }, (_, i) => `x${i}`), 'f2', 's3', 'up2', 'up3', 'tf'];
         expect(await counter.fixHeld('u1', 't2', { folders: 1 }, [], many)).toBe(true);
-        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['s2', 't1', 't2', 'up']);
+        expect((await counter.holdsOf('u1')).map((h) => h.holdId).sort()).toEqual(['kept', 't1', 't2', 'tf']);
+        // Only `kept` is an open slot now.
+        expect(await counter.openHold('u1', { id: 'probe', at: T0, by: 'a' }, 2)).toBe(true);
+        expect(await counter.openHold('u1', { id: 'probe2', at: T0, by: 'a' }, 2)).toBe(false);
+      });
+
+      it('remembers the last 16 holds released with the mark given back, and only those', async () => {
+        await counter.set('u1', usage({ folders: 0 }));
+        for (let i = 0; i < 20; i++) {
+          await counter.reserve('u1', 'folders', 1, 99, { id: `c${i}`, at: T0, by: 'a', task: { kind: 'create', record: 'folder' } });
+        }
+        await counter.reserve('u1', 'folders', 1, 99, { id: 'plain', at: T0, by: 'a' });
+        expect(await counter.releaseHold('u1', 'plain')).toBe(true);
+        expect(await counter.wasGivenBack('u1', 'plain')).toBe(false);
+        // Only while it names its instance: a miss marks nothing.
+        expect(await counter.releaseHold('u1', 'c0', { by: 'other' }, 'given back')).toBe(false);
+        expect(await counter.wasGivenBack('u1', 'c0')).toBe(false);
+        for (let i = 0; i < 20; i++) expect(await counter.releaseHold('u1', `c${i}`, { by: 'a', kind: 'create' }, 'given back')).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ folders: 0 }));
+        for (let i = 0; i < 20; i++) expect(await counter.wasGivenBack('u1', `c${i}`)).toBe(i >= 4);
+        expect(await counter.wasGivenBack('nobody', 'c19')).toBe(false);
+      });
+
+      it('opens a task holding amounts from the start, counters untouched; its release gives them back', async () => {
+        await counter.set('u1', usage({ storage: 100 }));
+        await counter.beginTask('u1', { id: 'rw', at: T0, by: 'a' }, { kind: 'rewrite', pasteId: 'p1', grows: false }, { storage: 40 });
+        expect(await counter.get('u1')).toEqual(usage({ storage: 100 }));
+        expect(await counter.holdsOf('u1')).toMatchObject([
+          { holdId: 'rw', by: 'a', amounts: { storage: 40 }, fixed: true, task: { kind: 'rewrite', pasteId: 'p1', grows: false } },
+        ]);
+        expect(await counter.releaseHold('u1', 'rw', { by: 'a', kind: 'rewrite' })).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ storage: 60 }));
       });
     });
   });

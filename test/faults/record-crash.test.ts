@@ -15,7 +15,7 @@ import {
   MongoUserRepository,
   MongoUsageCounter,
 } from '../../src/adapters/mongodb/index.js';
-import type { Actor } from '../../src/domain/index.js';
+import type { Actor, StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
@@ -326,6 +326,279 @@ function recordCrashSuite(name: string, backing: Backing): void {
         expect(await t.ports.usage.writers()).not.toContain(t.a.keeper.id());
       });
     }
+
+    const rewrites = [
+      { grows: true, cut: { port: 'usage', method: 'reserve' }, landed: false, outcome: 'released' },
+      { grows: true, cut: { port: 'pastes', method: 'update' }, landed: true, outcome: 'settled' },
+      { grows: false, cut: { port: 'usage', method: 'beginTask' }, landed: false, outcome: 'settled' },
+      { grows: false, cut: { port: 'pastes', method: 'update' }, landed: true, outcome: 'released' },
+    ] as const;
+    const rewriteCase = (r: (typeof rewrites)[number]): Case => ({
+      name: `a paste rewrite that ${r.grows ? 'grows' : 'shrinks'} it, cut ${r.landed ? 'after its write' : 'before its write'}`,
+      cut: r.cut,
+      run: (core, actor, made) =>
+        core.updatePaste.execute({ actor, id: made.paste, content: r.grows ? 'a much longer paste text than before' : 'short' }),
+      expect: 'created',
+      find: pasteThere,
+    });
+    for (const r of rewrites) {
+      const c = rewriteCase(r);
+      it(`${c.name}: left alone while the instance may live, then ${r.outcome} by one sweep once its lease ran out`, async () => {
+        const t = await setUp(backing);
+        await runUntilCut(t, c);
+        const cutAt = await t.ports.usage.get(t.alice.userId);
+        const holds = await t.ports.usage.holdsOf(t.alice.userId);
+        expect(holds.map((h) => [h.by, h.task?.kind])).toEqual([[t.a.keeper.id(), 'rewrite']]);
+        const content = (await t.ports.pastes.findById(t.items.paste))!.content;
+        expect(content === 'some paste text').toBe(!r.landed);
+
+        await t.pass(LEASE_MS - 1, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 0, settled: 0, released: 0 });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual(holds);
+        expect(await t.ports.usage.get(t.alice.userId)).toEqual(cutAt);
+
+        await t.pass(1, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({
+          instances: 1,
+          failed: 0,
+          settled: r.outcome === 'settled' ? 1 : 0,
+          released: r.outcome === 'released' ? 1 : 0,
+        });
+        await expectExact(t);
+        expect((await t.ports.pastes.findById(t.items.paste))!.content).toBe(content);
+      });
+    }
+
+    it('a paste rewrite cut after its write, then rewritten again and deleted on the other instance before the sweep: counts exact', async () => {
+      for (const r of rewrites.filter((x) => x.landed)) {
+        const t = await setUp(backing);
+        await runUntilCut(t, rewriteCase(r));
+        // A live rewrite after it: the paste still names the cut one's hold.
+        await t.b.core.updatePaste.execute({ actor: t.alice.actor, id: t.items.paste, content: 'x'.repeat(20) });
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+        await expectExact(t);
+
+        const u = await setUp(backing);
+        await runUntilCut(u, rewriteCase(r));
+        // Deleted while the cut one's instance may still live: the delete ends the rewrite the paste names as landed.
+        await u.b.core.deletePaste.execute({ actor: u.alice.actor, id: u.items.paste });
+        await u.pass(LEASE_MS, u.b);
+        expect(await u.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, settled: 0, released: 0 });
+        await expectExact(u);
+      }
+    });
+
+    it('a paste rewrite cut before its write, then the paste deleted before the sweep: counts exact', async () => {
+      for (const r of rewrites.filter((x) => !x.landed)) {
+        const t = await setUp(backing);
+        await runUntilCut(t, rewriteCase(r));
+        await t.b.core.deletePaste.execute({ actor: t.alice.actor, id: t.items.paste });
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+        await expectExact(t);
+      }
+    });
+
+    const uploadCut: Case = {
+      name: 'an upload, after its record, before its hold was settled',
+      cut: { port: 'files', method: 'insert' },
+      run: (core, actor, made) =>
+        core.uploadFile.execute({ actor, folderId: made.folder, name: null, filename: 'cut.txt', mime: undefined, content: bytes('cut upload') }),
+      expect: 'created',
+      find: (p, u) => p.files.listByOwner(u).then((all) => all.filter((f) => f.name === 'cut.txt').length),
+    };
+    /** Whether every upload slot of the user is free: a hold opened with room for one goes in (and is given back). */
+    const slotsFree = async (t: Awaited<ReturnType<typeof setUp>>) => {
+      const probe = { id: 'slot-probe', at: new Date(), by: t.b.keeper.id() };
+      const opened = await t.ports.usage.openHold(t.alice.userId, probe, 1);
+      if (opened) await t.ports.usage.releaseHold(t.alice.userId, probe.id);
+      return opened;
+    };
+    for (const how of ['the file', 'its folder'] as const) {
+      it(`a file uploaded by an instance killed before settling its hold, ${how} deleted before the sweep: given back once, the slot free`, async () => {
+        const t = await setUp(backing);
+        await runUntilCut(t, uploadCut);
+        const file = (await t.ports.files.listByOwner(t.alice.userId)).find((f) => f.name === 'cut.txt')!;
+        expect(await slotsFree(t)).toBe(false);
+        // Deleted while the dying instance's lease still runs: the removal counts the file and forgets its upload's hold.
+        if (how === 'the file') await t.b.core.deleteFile.execute({ actor: t.alice.actor, id: file.id });
+        else await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+        expect(await slotsFree(t)).toBe(true);
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, settled: 0, released: 0 });
+        await expectExact(t);
+        expect(await slotsFree(t)).toBe(true);
+      });
+    }
+
+    it('an upload of an instance that lives, its record deleted before it settles: answered, counted once', async () => {
+      const t = await setUp(backing);
+      // The upload on the live instance `b` pauses right after its insert while its file is deleted.
+      let resume!: () => void;
+      let inserted!: (id: string) => void;
+      const gotId = new Promise<string>((r) => (inserted = r));
+      const files = Object.assign(Object.create(t.b.ports.files) as Ports['files'], {
+        insert: async (f: StoredFile) => {
+          await t.b.ports.files.insert(f);
+          inserted(f.id);
+          await new Promise<void>((r) => (resume = r));
+        },
+      });
+      const core = createCore({ ...t.b.ports, files });
+      const upload = uploadCut.run(core, t.alice.actor, t.items);
+      const id = await gotId;
+      await t.b.core.deleteFile.execute({ actor: t.alice.actor, id });
+      resume();
+      await upload;
+      await expectExact(t);
+      expect(await slotsFree(t)).toBe(true);
+    });
+
+    /** Instance `a`, stalled right after `cut` (not dead: it goes on when `resume` is called), running `c`. */
+    const stallAt = (t: Awaited<ReturnType<typeof setUp>>, c: Case, cut: Cut) => {
+      let resume!: () => void;
+      let reached!: () => void;
+      const there = new Promise<void>((r) => (reached = r));
+      const port = t.a.ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const stalled = Object.assign(Object.create(port) as object, {
+        [cut.method]: async (...args: unknown[]) => {
+          const result = await port[cut.method]!(...args);
+          reached();
+          await new Promise<void>((r) => (resume = r));
+          return result;
+        },
+      });
+      const outcome = c.run(createCore({ ...t.a.ports, [cut.port]: stalled }), t.alice.actor, t.items).then(
+        () => 'done' as const,
+        () => 'failed' as const,
+      );
+      return { there, outcome, resume: () => resume() };
+    };
+    const zombies = [
+      { case: creates.find((c) => c.cut.port === 'collections')!, after: { port: 'collections', method: 'insert' } },
+      { case: creates.find((c) => c.cut.port === 'folders')!, after: { port: 'folders', method: 'insert' } },
+      { case: uploadCut, after: { port: 'files', method: 'insert' } },
+    ] as const;
+    for (const z of zombies) {
+      it(`${z.case.name.split(',')[0]} whose instance stalled past its lease after its record: the sweep settles it, and the instance, back, keeps it`, async () => {
+        const t = await setUp(backing);
+        const stall = stallAt(t, z.case, z.after);
+        await stall.there;
+        // `a` stalls: its lease runs out, and `b`'s sweep finds the record and settles the hold.
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, settled: 1, released: 0 });
+        stall.resume();
+        expect(await stall.outcome).toBe('done');
+        expect(await z.case.find(t.ports, t.alice.userId, t.items)).toBe(1);
+        await expectExact(t);
+        expect(await slotsFree(t)).toBe(true);
+      });
+    }
+    for (const z of zombies) {
+      it(`${z.case.name.split(',')[0]} whose instance stalled past its lease before its record: given back by the sweep, and the instance, back, takes its record back`, async () => {
+        const t = await setUp(backing);
+        const stall = stallAt(t, z.case, { port: 'usage', method: 'reserve' });
+        await stall.there;
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, settled: 0, released: 1 });
+        stall.resume();
+        expect(await stall.outcome).toBe('failed');
+        expect(await z.case.find(t.ports, t.alice.userId, t.items)).toBe(0);
+        await expectExact(t);
+        expect(await slotsFree(t)).toBe(true);
+      });
+    }
+
+    const twice = [
+      ['paste', 'pastes', (c: Core, a: Actor, m: Made) => c.deletePaste.execute({ actor: a, id: m.paste }), pasteThere],
+      ['collection', 'collections', (c: Core, a: Actor, m: Made) => c.deleteCollection.execute({ actor: a, id: m.collection }), collectionThere],
+      ['share', 'shares', (c: Core, a: Actor, m: Made) => c.deleteShare.execute({ actor: a, id: m.fileShare }), shareThere],
+      ['token', 'tokens', (c: Core, a: Actor, m: Made) => c.deleteApiToken.execute({ actor: a, id: m.token }), tokenThere],
+    ] as const;
+    for (const [name, port, run, there] of twice) {
+      it(`two deletes of one ${name}: the later killed after its intent, the earlier run from start to end in that moment; one sweep gives back once`, async () => {
+        const t = await setUp(backing);
+        // One more of each, so that a count given back twice shows (counters never go below zero).
+        await t.b.core.createCollection.execute({ actor: t.alice.actor, name: 'other' });
+        await t.b.core.createApiToken.execute({ actor: t.alice.actor, name: 'other' });
+        await t.b.core.createPaste.execute({ actor: t.alice.actor, name: 'other', content: 'other' });
+        // `a` reads the record, stalls while `b` deletes it from start to end, then writes its intent and dies.
+        let resume!: () => void;
+        let read!: () => void;
+        let died!: () => void;
+        const wasRead = new Promise<void>((r) => (read = r));
+        const cut = new Promise<void>((r) => (died = r));
+        const reads = t.a.ports[port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+        const stalling = Object.assign(Object.create(reads) as object, {
+          findById: async (...args: unknown[]) => {
+            const found = await reads.findById!(...args);
+            read();
+            await new Promise<void>((r) => (resume = r));
+            return found;
+          },
+        });
+        const usage = Object.assign(Object.create(t.a.ports.usage) as Ports['usage'], {
+          beginDrop: async (...args: Parameters<Ports['usage']['beginDrop']>) => {
+            await t.a.ports.usage.beginDrop(...args);
+            died();
+            return dead();
+          },
+        });
+        void run(createCore({ ...t.a.ports, [port]: stalling, usage }), t.alice.actor, t.items).catch(() => undefined);
+        await wasRead;
+        await run(t.b.core, t.alice.actor, t.items);
+        resume();
+        await cut;
+        expect((await t.ports.usage.holdsOf(t.alice.userId)).map((h) => [h.task?.kind, h.by])).toEqual([['drop', t.a.keeper.id()]]);
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, finished: 1 });
+        await expectExact(t);
+        expect(await there(t.ports, t.alice.userId, t.items)).toBe(0);
+      });
+    }
+
+    const shareCut = deletes.find((c) => c.cut.port === 'usage' && c.name.startsWith('a share delete'))!;
+    for (const how of ['its file', 'its file’s folder'] as const) {
+      it(`a share delete killed after its intent while ${how} is deleted on the other instance: one sweep later, given back once`, async () => {
+        const t = await setUp(backing);
+        await runUntilCut(t, shareCut);
+        // The removal counts the share, and takes over the cut delete's hold: the count is its to give back.
+        if (how === 'its file') await t.b.core.deleteFile.execute({ actor: t.alice.actor, id: t.items.file });
+        else await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
+        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, finished: 0 });
+        await expectExact(t);
+        expect(await shareThere(t.ports, t.alice.userId, t.items)).toBe(0);
+      });
+    }
+
+    it('a live share delete whose hold a removal of its file took over, deleting the share first: given back once', async () => {
+      const t = await setUp(backing);
+      // The share's delete on `a` stalls after its intent; the file's removal on `b` stalls after it counted the share.
+      const share = stallAt(t, { ...shareCut, run: (c, a, m) => c.deleteShare.execute({ actor: a, id: m.fileShare }) }, { port: 'usage', method: 'beginDrop' });
+      await share.there;
+      let resumeRemoval!: () => void;
+      let fixed!: () => void;
+      const wasFixed = new Promise<void>((r) => (fixed = r));
+      const usage = Object.assign(Object.create(t.b.ports.usage) as Ports['usage'], {
+        fixHeld: async (...args: Parameters<Ports['usage']['fixHeld']>) => {
+          const done = await t.b.ports.usage.fixHeld(...args);
+          fixed();
+          await new Promise<void>((r) => (resumeRemoval = r));
+          return done;
+        },
+      });
+      const removal = createCore({ ...t.b.ports, usage }).deleteFile.execute({ actor: t.alice.actor, id: t.items.file });
+      await wasFixed;
+      share.resume();
+      expect(await share.outcome).toBe('done');
+      resumeRemoval();
+      await removal;
+      await expectExact(t);
+    });
 
     it('a delete repeated on the other instance once the lease ran out finishes the one cut short', async () => {
       const t = await setUp(backing);

@@ -1,6 +1,6 @@
 import { injectable } from 'inversify';
 import type { Paste } from '../../domain/index.js';
-import type { CreatedKey, PastePatch, PasteRepository } from '../../application/ports/index.js';
+import { REWRITES_KEPT, type CreatedKey, type PastePatch, type PasteRepository } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { Groups } from './groups.js';
 import { compareCreated, pageCreated } from './order.js';
@@ -40,6 +40,7 @@ export class MemoryPasteRepository implements PasteRepository {
     if (patch.content !== undefined) paste.content = patch.content;
     if (patch.size !== undefined) paste.size = patch.size;
     paste.updatedAt = new Date(patch.updatedAt);
+    if (patch.rewrite !== undefined) paste.rewrites = [...(paste.rewrites ?? []), patch.rewrite].slice(-REWRITES_KEPT);
     return clone(paste);
   }
 

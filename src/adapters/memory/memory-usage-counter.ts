@@ -2,6 +2,7 @@ import { injectable } from 'inversify';
 import { fits, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
 import {
   HOLD_ID,
+  GIVEN_BACK_KEPT,
   type HeldAmounts,
   type Hold,
   type RecordKind,
@@ -49,6 +50,8 @@ export class MemoryUsageCounter implements UsageCounter {
   private readonly holds = new Map<string, Map<string, HeldEntry>>();
   /** Per user, the instances that opened or grew a hold there and were not forgotten since. */
   private readonly writersOf = new Map<string, Set<string>>();
+  /** Per user, the last holds released with the mark `given back`, newest last. */
+  private readonly givenBackOf = new Map<string, string[]>();
 
   async reserve(userId: string, kind: LimitKind, amount: number, max: number, hold?: Hold): Promise<boolean> {
     return this.tryReserve(userId, kind, amount, max, hold);
@@ -124,7 +127,7 @@ export class MemoryUsageCounter implements UsageCounter {
     return entry ? { ...entry.amounts } : null;
   }
 
-  async releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean> {
+  async releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'given back'): Promise<boolean> {
     if (!names(this.holds.get(userId)?.get(holdId), when)) return false;
     const entry = this.takeHold(userId, holdId);
     const usage = this.counters.get(userId);
@@ -132,7 +135,12 @@ export class MemoryUsageCounter implements UsageCounter {
     for (const [kind, amount] of Object.entries(entry.amounts) as [LimitKind, number][]) {
       if (usage) usage[kind] = Math.max(0, usage[kind] - amount);
     }
+    if (mark === 'given back') this.givenBackOf.set(userId, [...(this.givenBackOf.get(userId) ?? []), holdId].slice(-GIVEN_BACK_KEPT));
     return true;
+  }
+
+  async wasGivenBack(userId: string, holdId: string): Promise<boolean> {
+    return this.givenBackOf.get(userId)?.includes(holdId) ?? false;
   }
 
   async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
@@ -175,11 +183,14 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
-  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+  async beginTask(userId: string, hold: Hold, task: Task, amounts?: Amounts): Promise<void> {
     assertHoldId(hold.id);
+    for (const amount of Object.values(amounts ?? {})) assertAmount(amount);
     const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
     if (holds.has(hold.id)) return;
-    holds.set(hold.id, newEntry(hold.at, hold.by, false, task));
+    const entry = newEntry(hold.at, hold.by, false, task);
+    if (amounts) Object.assign(entry, { amounts: { ...amounts }, fixed: true });
+    holds.set(hold.id, entry);
     this.holds.set(userId, holds);
     this.addWriter(userId, hold.by);
     if (!this.counters.has(userId)) this.counters.set(userId, { ...ZERO_USAGE });
@@ -197,7 +208,13 @@ export class MemoryUsageCounter implements UsageCounter {
     const holds = this.holds.get(userId);
     const entry = holds?.get(holdId);
     if (!holds || !entry || entry.fixed) return false;
-    for (const id of forget) if (id !== holdId && holds.get(id)?.task?.kind === 'create') holds.delete(id);
+    for (const id of forget) {
+      const there = holds.get(id);
+      // A create's hold, a delete's, or an upload's (an opened one's slot comes back with it: slots are counted from
+      // the holds).
+      const kind = there?.task?.kind;
+      if (id !== holdId && there && (kind === undefined || kind === 'create' || kind === 'drop')) holds.delete(id);
+    }
     for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
       entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
     }
@@ -278,12 +295,14 @@ export class MemoryUsageCounter implements UsageCounter {
     this.counters.set(userId, { ...usage });
     this.holds.delete(userId);
     this.writersOf.delete(userId);
+    this.givenBackOf.delete(userId);
   }
 
   async remove(userId: string): Promise<void> {
     this.counters.delete(userId);
     this.holds.delete(userId);
     this.writersOf.delete(userId);
+    this.givenBackOf.delete(userId);
   }
 
   private takeHold(userId: string, holdId: string): HeldEntry | undefined {

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Paste } from '../../domain/index.js';
-import type { CreatedKey, PastePatch, PasteRepository } from '../../application/ports/index.js';
+import { REWRITES_KEPT, type CreatedKey, type PastePatch, type PasteRepository } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { afterCreated, BY_CREATED } from './named-query.js';
 
@@ -16,6 +16,7 @@ interface PasteDoc {
   uploaderTokenId?: string | null;
   createdAt: Date;
   updatedAt: Date;
+  rewrites?: string[];
 }
 
 function toDoc(paste: Paste): PasteDoc {
@@ -29,6 +30,7 @@ function toDoc(paste: Paste): PasteDoc {
     uploaderTokenId: paste.uploaderTokenId,
     createdAt: new Date(paste.createdAt),
     updatedAt: new Date(paste.updatedAt),
+    ...(paste.rewrites && { rewrites: [...paste.rewrites] }),
   };
 }
 
@@ -43,6 +45,7 @@ function toPaste(doc: PasteDoc): Paste {
     uploaderTokenId: doc.uploaderTokenId ?? null,
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
+    ...(doc.rewrites && { rewrites: [...doc.rewrites] }),
   };
 }
 
@@ -82,7 +85,9 @@ export class MongoPasteRepository implements PasteRepository {
     if (patch.content !== undefined) set.content = patch.content;
     if (patch.size !== undefined) set.size = patch.size;
     const filter = patch.ifSize === undefined ? { _id: id } : { _id: id, size: patch.ifSize };
-    const doc = await this.pastes.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
+    // The rewrite's hold is named in the same write: whether it landed is known from the paste.
+    const push = patch.rewrite === undefined ? {} : { $push: { rewrites: { $each: [patch.rewrite], $slice: -REWRITES_KEPT } } };
+    const doc = await this.pastes.findOneAndUpdate(filter, { $set: set, ...push }, { returnDocument: 'after' });
     return doc ? toPaste(doc) : null;
   }
 

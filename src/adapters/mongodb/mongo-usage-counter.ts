@@ -3,6 +3,7 @@ import { Double, type Collection, type Db } from 'mongodb';
 import { LIMIT_KINDS, ZERO_USAGE, type LimitKind, type Usage } from '../../domain/index.js';
 import {
   HOLD_ID,
+  GIVEN_BACK_KEPT,
   type HeldAmounts,
   type Hold,
   type RecordKind,
@@ -33,6 +34,8 @@ export type UsageDoc = {
   holds?: Record<string, HoldDoc>;
   openHolds?: number;
   writers?: string[];
+  /** The last holds released with the mark `given back` (releaseHold), newest last. */
+  givenBack?: string[];
 } & Record<LimitKind, number | Double>;
 
 /** How often releaseHold re-reads a hold that changed under it before giving up (the next sweep tries again). */
@@ -200,7 +203,7 @@ export class MongoUsageCounter implements UsageCounter {
    * other kind) in its filter, so it applies only to the hold as read. Each counter is decremented when it holds
    * enough and zeroed when it holds less, decided on the counter as read and checked by the same filter.
    */
-  async releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean> {
+  async releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'given back'): Promise<boolean> {
     const path = holdPath(holdId);
     for (let attempt = 0; attempt < RELEASE_ATTEMPTS; attempt++) {
       const doc = await this.usage.findOne({ _id: userId, [path]: { $exists: true }, ...whileBy(holdId, when) });
@@ -229,10 +232,16 @@ export class MongoUsageCounter implements UsageCounter {
         $unset: { [path]: '' as const },
         ...(Object.keys(inc).length > 0 && { $inc: inc }),
         ...(Object.keys(zero).length > 0 && { $set: zero }),
+        // In the same step, so whoever finds the hold gone can tell counts given back from counts kept (settled).
+        ...(mark === 'given back' && { $push: { givenBack: { $each: [holdId], $slice: -GIVEN_BACK_KEPT } } }),
       };
       if ((await this.usage.updateOne(filter, update)).matchedCount === 1) return true;
     }
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
+  }
+
+  async wasGivenBack(userId: string, holdId: string): Promise<boolean> {
+    return (await this.usage.findOne({ _id: userId, givenBack: holdId }, { projection: { _id: 1 } })) !== null;
   }
 
   async claimHold(userId: string, holdId: string, by: string, blobs: readonly string[] = []): Promise<boolean> {
@@ -290,14 +299,20 @@ export class MongoUsageCounter implements UsageCounter {
   }
 
   /** One upsert: a user without counters gets them at zero in the same step. */
-  async beginTask(userId: string, hold: Hold, task: Task): Promise<void> {
+  async beginTask(userId: string, hold: Hold, task: Task, amounts?: Amounts): Promise<void> {
     const path = holdPath(hold.id);
     const { _id, ...zeros } = toDoc(userId, ZERO_USAGE);
+    const held: Record<string, unknown> = {};
+    for (const [kind, amount] of Object.entries(amounts ?? {}) as [LimitKind, number][]) {
+      assertAmount(amount);
+      held[kind] = new Double(amount);
+    }
+    if (amounts) held.fixed = true;
     try {
       await this.usage.updateOne(
         { _id: userId, [path]: { $exists: false } },
         {
-          $set: { [path]: { at: hold.at, by: hold.by, task } },
+          $set: { [path]: { at: hold.at, by: hold.by, task, ...held } },
           $addToSet: { writers: hold.by },
           $setOnInsert: zeros,
         },
@@ -321,28 +336,54 @@ export class MongoUsageCounter implements UsageCounter {
     }
     const task = { _id: userId, [holdPath(holdId)]: { $exists: true }, [holdPath(holdId, 'fixed')]: { $exists: false } };
     let forgotten = forget.filter((id) => id !== holdId);
-    // A large cascade names many records, of which few if any have a create's hold: those few are looked up first.
-    if (forgotten.length > FORGET_INLINE) forgotten = await this.creatingAmong(task, forgotten, true);
+    // Upload holds (upload slots) known opened: forgotten with the count of opened holds, so their slots come back.
+    let opened: string[] = [];
+    // A large cascade names many records, of which few if any have a create's or an upload's hold: those few are
+    // looked up first.
+    if (forgotten.length > FORGET_INLINE) ({ forgotten, opened } = await this.forgettableAmong(task, forgotten, true));
     for (let attempt = 0; attempt < FIX_ATTEMPTS; attempt++) {
-      const creates = forgotten.map((id) => ({
-        $or: [{ [holdPath(id)]: { $exists: false } }, { [holdPath(id, 'task.kind')]: 'create' }],
-      }));
+      const conditions = forgotten.map((id) =>
+        opened.includes(id)
+          ? { [holdPath(id, 'open')]: true, [holdPath(id, 'task')]: { $exists: false } }
+          : {
+              $or: [
+                { [holdPath(id)]: { $exists: false } },
+                { [holdPath(id, 'task.kind')]: { $in: ['create', 'drop'] } },
+                { [holdPath(id)]: { $exists: true }, [holdPath(id, 'task')]: { $exists: false }, [holdPath(id, 'open')]: { $exists: false } },
+              ],
+            },
+      );
       const { matchedCount } = await this.usage.updateOne(
-        { ...task, ...(creates.length > 0 && { $and: creates }) },
-        { $set: set, ...(forgotten.length > 0 && { $unset: Object.fromEntries(forgotten.map((id) => [holdPath(id), ''])) }) },
+        { ...task, ...(conditions.length > 0 && { $and: conditions }) },
+        {
+          $set: set,
+          ...(forgotten.length > 0 && { $unset: Object.fromEntries(forgotten.map((id) => [holdPath(id), ''])) }),
+          ...(opened.length > 0 && { $inc: { openHolds: -opened.length } }),
+        },
       );
       if (matchedCount === 1) return true;
       if (forgotten.length === 0 || !(await this.usage.findOne(task, { projection: { _id: 1 } }))) return false;
-      forgotten = await this.creatingAmong(task, forgotten, false);
+      ({ forgotten, opened } = await this.forgettableAmong(task, forgotten, false));
     }
     throw new Error(`The hold ${holdId} of user ${userId} kept changing; it is left for the next sweep`);
   }
 
-  /** Those of `ids` whose hold is a create's (or, unless `present`, absent), in the document `filter` finds. */
-  private async creatingAmong(filter: Record<string, unknown>, ids: readonly string[], present: boolean): Promise<string[]> {
+  /**
+   * Those of `ids` whose hold a removal may forget (a create's, a delete's, or an upload's: no task), or, unless
+   * `present`, that have none, in the document `filter` finds; `opened`: those among them that are upload slots.
+   */
+  private async forgettableAmong(
+    filter: Record<string, unknown>,
+    ids: readonly string[],
+    present: boolean,
+  ): Promise<{ forgotten: string[]; opened: string[] }> {
     const doc = await this.usage.findOne(filter, { projection: { holds: 1 } });
     const holds = doc?.holds ?? {};
-    return ids.filter((id) => (holds[id] === undefined ? !present : holds[id].task?.kind === 'create'));
+    const forgotten = ids.filter((id) => {
+      const hold = holds[id];
+      return hold === undefined ? !present : hold.task === undefined || hold.task.kind === 'create' || hold.task.kind === 'drop';
+    });
+    return { forgotten, opened: forgotten.filter((id) => holds[id]?.open === true && holds[id].task === undefined) };
   }
 
   /** One conditional update; a user without counters (records older than them) gets them at zero first. */

@@ -99,12 +99,15 @@ async function shareOf(p: LandingDeps, file: StoredFile, actor: Actor, options: 
 
 /**
  * The counts now belong to the record. If settling fails the file stands and the sweep settles the hold later. If
- * the hold no longer holds the whole upload, a sweep took it for crashed (no bytes for longer than the grace
- * period) and gave counts back: the file would then exceed what is counted, so it goes.
+ * the hold no longer holds the whole upload, a sweep took it for crashed and gave counts back (marked given back, or an old hold
+ * trimmed): the file would then exceed what is counted, so it goes.
  */
 async function settle(p: LandingDeps, file: StoredFile): Promise<void> {
   const held = await p.usage.settleHold(file.ownerId, file.id).catch(() => undefined);
   if (held === undefined || (held?.files === 1 && (held.storage ?? 0) === file.size)) return;
+  // The hold is gone but its counts were not given back: the sweep of gone instances found the record and settled it (this instance
+  // was taken for dead while it stalled), or a removal that counted the record forgot it. The count is the record's.
+  if (held === null && !(await p.usage.wasGivenBack(file.ownerId, file.id).catch(() => true))) return;
   // A removal that claimed the record first deletes its bytes and gives its counts back itself.
   const deleted = await takenBack(p, file);
   if (deleted) await Promise.allSettled([p.blobs.delete(file.blobKey)]);

@@ -38,8 +38,9 @@ async function removeOwned(p: RemovalDeps, ownerId: string, files: readonly Stor
   }
   const ids = claimed.map((file) => file.id);
   const shares = await p.shares.idsForItems('file', ids);
-  // The creates of the shares counted here (one killed after its insert) are this removal's to give back now.
-  const fixed = await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.size), blobsOf(claimed), [...shares.values()]);
+  // The creates of the shares counted here and the uploads of the files (one killed after its insert) never settled:
+  // their counts are this removal's to give back now, so their holds are forgotten in the step that fixes its own.
+  const fixed = await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.size), blobsOf(claimed), [...ids, ...shares.values()]);
   const deleted = await p.shares.deleteByItems('file', ids);
   // Shares made or deleted by their owner between the count and the delete: the hold follows what this call deleted.
   if (fixed) await followShares(p, ownerId, holdId, shares.size, deleted.length);
@@ -60,7 +61,7 @@ export async function finishFileRemoval(p: RemovalDeps, hold: HeldAmounts): Prom
   if (!hold.fixed) {
     const shares = await p.shares.idsForItems('file', ids);
     blobs = blobsOf(claimed);
-    await p.usage.fixHeld(userId, holdId, countsOf(claimed, shares.size), blobs, [...shares.values()]);
+    await p.usage.fixHeld(userId, holdId, countsOf(claimed, shares.size), blobs, [...ids, ...shares.values()]);
   }
   if (ids.length > 0) await p.shares.deleteByItems('file', ids);
   await finishRemoval(p, userId, holdId, ids, blobs, hold.by ?? undefined);

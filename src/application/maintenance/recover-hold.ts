@@ -2,6 +2,7 @@ import { finishAccountRemoval, type AccountDeps } from '../admin/remove-account.
 import { finishTreeRemoval, type TreeDeps } from '../folders/remove-tree.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
 import { finishFileRemoval } from '../files/remove-files.js';
+import { finishRewrite } from '../pastes/rewrite-hold.js';
 import { finishDrop, recordExists, settleCreate, undoCreate } from '../usage/record-holds.js';
 
 export type RecoveryDeps = TreeDeps & AccountDeps & Pick<Ports, 'instance'>;
@@ -9,7 +10,8 @@ export type RecoveryOutcome = 'settled' | 'released' | 'kept' | 'finished';
 
 /**
  * Finishes or undoes one piece of work of an instance that is gone. A task (a removal) is finished from wherever it
- * was cut. A small record's create is settled if its record exists and given back if not; its delete is finished.
+ * was cut. A small record's create is settled if its record exists and given back if not; its delete is finished;
+ * a paste rewrite is ended by whether the paste names its hold (finishRewrite).
  * An upload's hold is settled if its file was recorded (the counts now belong to the record), handed to its
  * resumable upload if that still lives (its expiry decides), handed to the upload's own hold if it is an append whose
  * part was committed, and released otherwise: counts and upload slot come back, and the room it held in a file
@@ -34,6 +36,8 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
     case 'drop':
       await finishDrop(p, hold);
       return 'finished';
+    case 'rewrite':
+      return finishRewrite(p, hold);
   }
   const { userId, holdId } = hold;
   const by = hold.by ?? undefined;
@@ -50,7 +54,10 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
     return 'settled';
   }
   if (await handedToUpload(p, hold)) return 'kept';
-  if (await p.usage.releaseHold(userId, holdId, { by })) {
+  // An upload's own hold (it holds a file) is marked given back: its instance, should it live on, then knows its file is
+  // not counted (landFile).
+  const mark = hold.amounts.files !== undefined ? ('given back' as const) : undefined;
+  if (await p.usage.releaseHold(userId, holdId, { by }, mark)) {
     // Only the call that released the hold gives the request's room back: an instance that claimed the hold meanwhile
     // (completing a resumable upload) keeps both. A request holds nothing under most holds; then this changes nothing.
     await p.requests.giveBackHeld(holdId);
@@ -81,11 +88,12 @@ async function dropUnnamed(p: RecoveryDeps, keys: readonly string[]): Promise<vo
 
 /**
  * The order work is finished in: files first (their slices belong to a folder delete), then folder deletes, then the
- * creates and deletes of single records, then an account's deletion, uploads last.
+ * creates of single records and paste rewrites (told landed by the paste, so before a delete takes it), then the
+ * deletes of single records, then an account's deletion, uploads last.
  */
-const ORDER = { files: 0, tree: 1, create: 2, drop: 2, user: 3 } as const;
+const ORDER = { files: 0, tree: 1, create: 2, rewrite: 2, drop: 3, user: 4 } as const;
 export const inOrder = (holds: readonly HeldAmounts[]) =>
-  [...holds].sort((a, b) => (a.task ? ORDER[a.task.kind] : 4) - (b.task ? ORDER[b.task.kind] : 4));
+  [...holds].sort((a, b) => (a.task ? ORDER[a.task.kind] : 5) - (b.task ? ORDER[b.task.kind] : 5));
 
 /**
  * Finishes what instances now gone left of one user's work, before a delete of theirs starts: a delete repeated after

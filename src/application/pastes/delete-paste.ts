@@ -3,6 +3,7 @@ import type { Core } from '../contract.js';
 import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
 import { dropHeld, follow } from '../usage/record-holds.js';
 import { owned } from '../owned.js';
+import { endLandedRewrites } from './rewrite-hold.js';
 
 type Port = Core['deletePaste'];
 
@@ -20,9 +21,12 @@ export class DeletePaste implements Port {
     const shared = (await this.p.shares.findByItem('paste', id)) ? 1 : 0;
     const amounts = { pastes: 1, shares: shared, ...(paste.size > 0 && { storage: paste.size }) };
     const done = await dropHeld(this.p, userId, 'paste', id, amounts, async () => {
+      // Rewrites that landed and were never ended (their instance died) are ended before the paste that tells it goes.
+      await endLandedRewrites(this.p, userId, paste.rewrites);
       const deleted = await this.p.pastes.delete(id);
       const shares = await this.p.shares.deleteByItems('paste', [id]);
       if (!deleted) return false;
+      await endLandedRewrites(this.p, userId, deleted.rewrites, paste.rewrites);
       // The size given back is the one of the record deleted (a rewrite may have changed it since it was read).
       await follow(this.p, userId, id, 'storage', paste.size, deleted.size);
       await follow(this.p, userId, id, 'shares', shared, shares.length);

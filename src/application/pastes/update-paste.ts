@@ -1,8 +1,9 @@
 import type { Actor, Paste } from '../../domain/index.js';
 import { assertMay, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
-import type { PastePatch, Ports } from '../ports/index.js';
-import { reserve } from '../usage/usage-limits.js';
+import type { Hold, PastePatch, Ports } from '../ports/index.js';
+import { limitsOf, refusal } from '../usage/usage-limits.js';
+import { endRewrite } from './rewrite-hold.js';
 import { owned } from '../owned.js';
 import { pasteView } from '../views.js';
 import { contentSize } from './paste-input.js';
@@ -16,9 +17,14 @@ const ATTEMPTS = 5;
  * Growth is reserved before the write (so storage never exceeds its maximum, even briefly) and shrinkage released
  * after it (so the counter never drops below what is stored). The write only lands while the stored size is still
  * the one the difference was computed from, so two concurrent edits can never count the same change twice.
+ *
+ * A change of size is done under a hold of its own naming this instance (task `rewrite`): a growth is reserved into
+ * it in the one conditional update that checks the maximum, a shrinkage is written into it first (beginTask), and the
+ * write names the hold on the paste (`rewrites`). So a rewrite cut anywhere is known from the database, and the sweep
+ * of gone instances ends it by whether the paste names the hold: one command more than a rewrite took before.
  */
 export class UpdatePaste implements Port {
-  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'users' | 'usage' | 'settings' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'users' | 'usage' | 'settings' | 'clock' | 'ids' | 'instance'>) {}
 
   async execute({ actor, id, name, type, content }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'paste.update');
@@ -44,21 +50,37 @@ export class UpdatePaste implements Port {
   private async write(actor: Actor, id: string, patch: PastePatch, currentSize: number): Promise<Paste | null> {
     const { userId } = actor;
     const growth = patch.size === undefined ? 0 : patch.size - currentSize;
-    if (growth > 0) await reserve(this.p, actor, 'storage', growth);
+    if (growth === 0) return this.landed(id, await this.p.pastes.update(id, patch));
+    const grows = growth > 0;
+    const hold: Hold = { id: this.p.ids.newId(), at: this.p.clock.now(), by: this.p.instance.id() };
+    const task = { kind: 'rewrite' as const, pasteId: id, grows };
+    if (grows) {
+      const max = limitsOf(this.p, actor).storage;
+      if (!(await this.p.usage.reserve(userId, 'storage', growth, max, { ...hold, task }))) {
+        throw await refusal(this.p, userId, 'storage', max);
+      }
+    } else {
+      await this.p.usage.beginTask(userId, hold, task, { storage: -growth });
+    }
+    const end = (landed: boolean) => endRewrite(this.p, userId, hold.id, grows, landed, hold.by);
     let updated: Paste | null;
     try {
-      updated = await this.p.pastes.update(id, patch);
+      updated = await this.p.pastes.update(id, { ...patch, rewrite: hold.id });
     } catch (err) {
-      if (growth > 0) await this.p.usage.release(userId, 'storage', growth);
+      // Whether the write landed is read back; if even that fails, the hold waits for this instance's stop.
+      const now = await this.p.pastes.findById(id).catch(() => undefined);
+      if (now !== undefined) await end((now?.rewrites ?? []).includes(hold.id)).catch(() => undefined);
       throw err;
     }
-    if (!updated) {
-      if (growth > 0) await this.p.usage.release(userId, 'storage', growth);
-      // Gone (the delete released its size) or changed by someone else: the caller re-reads and decides.
-      if (!(await this.p.pastes.findById(id))) throw notFound('Paste');
-      return null;
-    }
-    if (growth < 0) await this.p.usage.release(userId, 'storage', -growth);
+    // A failed end leaves the hold to this instance's stop (or to a delete of the paste, when it landed).
+    await end(updated !== null).catch(() => undefined);
+    return this.landed(id, updated);
+  }
+
+  /** The paste written, or null when it changed meanwhile (the caller re-reads); not found when it is gone. */
+  private async landed(id: string, updated: Paste | null): Promise<Paste | null> {
+    // Gone (the delete released its size) or changed by someone else: the caller re-reads and decides.
+    if (!updated && !(await this.p.pastes.findById(id))) throw notFound('Paste');
     return updated;
   }
 }

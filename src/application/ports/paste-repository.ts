@@ -11,7 +11,15 @@ export interface PastePatch {
   updatedAt: Date;
   /** Applies the patch only while the stored size is still this one (compare-and-set for storage accounting). */
   ifSize?: number;
+  /**
+   * The hold of the rewrite writing this patch, added to the paste's `rewrites` (the last REWRITES_KEPT) in the same
+   * write: whether a rewrite cut short landed is then known from the paste.
+   */
+  rewrite?: string;
 }
+
+/** How many rewrites' holds a paste keeps (Paste.rewrites), newest last. */
+export const REWRITES_KEPT = 16;
 
 export interface PasteRepository {
   insert(paste: Paste): Promise<void>;

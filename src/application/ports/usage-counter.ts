@@ -44,7 +44,14 @@ export type Task =
    * Deleting the record named by the hold's id (beginDrop), which holds, fixed from the start, what the deletion gives
    * back: the counts go back in the step that ends it.
    */
-  | { kind: 'drop'; record: RecordKind };
+  | { kind: 'drop'; record: RecordKind }
+  /**
+   * Rewriting the content of the paste `pasteId` to another size, under a hold of its own id (not the paste's). A
+   * growing rewrite's hold holds the growth it reserved, a shrinking one's (beginTask) the bytes it will give back;
+   * the rewrite names its hold on the paste it writes (`Paste.rewrites`), so whether it landed is known from the
+   * paste: landed, a growth is kept (settled) and a shrinkage given back (released); not landed, the other way round.
+   */
+  | { kind: 'rewrite'; pasteId: string; grows: boolean };
 
 export interface HeldAmounts {
   userId: string;
@@ -84,6 +91,9 @@ export interface Reservation {
   max: number;
 }
 
+/** How many holds released with the mark `given back` a user's counters remember, newest last. */
+export const GIVEN_BACK_KEPT = 16;
+
 /** Hold ids become field names in MongoDB, so they are limited to what ids.newId() yields (base64url: no '.' or '$'). */
 export const HOLD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -119,7 +129,16 @@ export interface UsageCounter {
    * create failed or died. A hold that is gone already (or no longer names `when.by`) changes nothing; true when this
    * call released it.
    */
-  releaseHold(userId: string, holdId: string, when?: WhileBy): Promise<boolean>;
+  releaseHold(userId: string, holdId: string, when?: WhileBy, mark?: 'given back'): Promise<boolean>;
+  /**
+   * Whether the hold was released with the mark `given back` (the user's last GIVEN_BACK_KEPT such holds are kept):
+   * the work it stood for ended by giving its counts back. The sweep of gone instances so marks a create it found
+   * without its record, and a record's delete that removed the record marks its own release. An instance taken for
+   * dead while it stalled, which then finds its create's hold gone, learns so whether its record is counted (settled:
+   * the sweep found it) or not; the sweep finishing a delete whose record is gone learns whether another delete of
+   * the record gave its counts back already.
+   */
+  wasGivenBack(userId: string, holdId: string): Promise<boolean>;
   /**
    * Names `by` as the hold's instance and adds `blobs` to the blobs it may leave behind, in one atomic step, only while
    * the hold exists; false otherwise. The instance that finishes a resumable upload (whichever created it) takes its
@@ -144,15 +163,18 @@ export interface UsageCounter {
    */
   releaseHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
   /**
-   * Opens an empty hold for a task (not an upload slot), naming its instance, in one atomic step; creates the user's
-   * counters if they have none. An id already held changes nothing.
+   * Opens a hold for a task (not an upload slot), naming its instance, in one atomic step; creates the user's counters
+   * if they have none. An id already held changes nothing. Empty, or holding `amounts` from the start (fixed; the
+   * counters are left alone): what its release will give back (a shrinking paste rewrite's bytes).
    */
-  beginTask(userId: string, hold: Hold, task: Task): Promise<void>;
+  beginTask(userId: string, hold: Hold, task: Task, amounts?: Partial<Record<LimitKind, number>>): Promise<void>;
   /**
    * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
    * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
-   * back exactly these amounts. The same step forgets the holds `forget` names (the creates of the records the task
-   * counted, whose counts are now the task's to give back), leaving the counters alone.
+   * back exactly these amounts. The same step forgets the holds `forget` names that are a create's, a delete's or an
+   * upload's (of the records the task counted, whose counts are now the task's to give back: a file whose upload never
+   * settled its hold, its instance killed after the insert; a share whose delete was killed after its intent), leaving
+   * the counters alone; an upload's slot comes back with it.
    */
   fixHeld(
     userId: string,

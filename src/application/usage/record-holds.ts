@@ -59,9 +59,11 @@ export async function createHeld<T>(
   }
   // A failed settle leaves the hold to this instance's stop: the record stands either way.
   const held = await p.usage.settleHold(userId, id, when).catch(() => undefined);
-  if (held === null && !(await dropUnderWay(p, userId, id))) {
-    // The hold is gone: this instance was taken for dead (its lease ran out while it stalled) and the sweep undid the
-    // create. A record its counters may not cover must not stay.
+  if (held === null && !(await dropUnderWay(p, userId, id)) && (await p.usage.wasGivenBack(userId, id))) {
+    // The hold is gone: this instance was taken for dead (its lease ran out while it stalled) and the sweep, finding
+    // no record yet, gave the count back. A record its counters do not cover must not stay. (Gone otherwise: the sweep
+    // found the record and settled the hold, or a removal that counted the record forgot it; the count is the
+    // record's either way.)
     await create.takeBack(made);
     throw new Error('The create outlived its instance’s lease and its reservation was given back');
   }
@@ -104,7 +106,16 @@ export async function dropHeld(
   if (!(await p.usage.beginDrop(userId, { id, at: p.clock.now(), by }, record, amounts))) return 'busy';
   const when = { by, kind: 'drop' as const };
   if (await remove()) {
-    await p.usage.releaseHold(userId, id, when);
+    // Marked: a delete of the record that wrote its hold meanwhile and was cut then knows the counts went back here.
+    if (await p.usage.releaseHold(userId, id, when, 'given back')) return true;
+    // The hold is gone: a removal that counted the record (a share, with its item) took it over (fixHeld's forget),
+    // and since this call deleted the record before that removal could, the removal leaves its count to this call;
+    // unless the sweep gave it back already (this instance taken for dead while it stalled).
+    if (!(await p.usage.wasGivenBack(userId, id))) {
+      for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
+        if (amount !== undefined && amount > 0) await p.usage.release(userId, kind, amount);
+      }
+    }
     return true;
   }
   await p.usage.settleHold(userId, id, when);
@@ -129,12 +140,19 @@ export async function follow(
 
 /**
  * Finishes the delete of a record that an instance now gone began (task `drop`): the record and what goes with it
- * (a paste's or collection's share) are deleted if still there, and the hold's release gives the counts back.
+ * (a paste's or collection's share) are deleted if still there, and the hold's release gives the counts back. A record
+ * gone already was deleted by the cut delete itself, or by another delete of it that ran from start to end after
+ * this one read the record: that one marked its release given back, and then the counts are not given back twice.
  */
 export async function finishDrop(p: RecordDeps, hold: HeldAmounts): Promise<void> {
   if (hold.task?.kind !== 'drop') throw new Error('Not the task of a record’s delete');
-  await removeRecord(p, hold.task.record, hold.holdId);
-  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'drop' });
+  const when = { by: hold.by ?? undefined, kind: 'drop' as const };
+  const removed = await removeRecord(p, hold.task.record, hold.holdId);
+  if (!removed && (await p.usage.wasGivenBack(hold.userId, hold.holdId))) {
+    await p.usage.settleHold(hold.userId, hold.holdId, when);
+    return;
+  }
+  await p.usage.releaseHold(hold.userId, hold.holdId, when, 'given back');
 }
 
 /** Deletes a record and the share of it, if any; each step can run again. True when this call deleted the record. */
@@ -185,8 +203,11 @@ export async function settleCreate(p: RecordDeps, hold: HeldAmounts): Promise<'s
   return 'settled';
 }
 
-/** A create cut before its record was written: the counts go back. */
+/**
+ * A create cut before its record was written: the counts go back, marked given back, so its instance, should it live on
+ * after all and write the record, knows the record is not counted (createHeld).
+ */
 export async function undoCreate(p: RecordDeps, hold: HeldAmounts): Promise<'released'> {
-  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'create' });
+  await p.usage.releaseHold(hold.userId, hold.holdId, { by: hold.by ?? undefined, kind: 'create' }, 'given back');
   return 'released';
 }

@@ -1,0 +1,54 @@
+import type { HeldAmounts, Ports } from '../ports/index.js';
+
+/**
+ * Ends the hold of a paste rewrite that changed its size (task `rewrite`), only while it still names `by`: landed, a
+ * growth stays counted (the hold is settled) and a shrinkage goes back (released); not landed, the other way round.
+ */
+export async function endRewrite(
+  p: Pick<Ports, 'usage'>,
+  userId: string,
+  holdId: string,
+  grows: boolean,
+  landed: boolean,
+  by: string | undefined,
+): Promise<'settled' | 'released'> {
+  const when = { by, kind: 'rewrite' as const };
+  if (landed === grows) {
+    await p.usage.settleHold(userId, holdId, when);
+    return 'settled';
+  }
+  await p.usage.releaseHold(userId, holdId, when);
+  return 'released';
+}
+
+/**
+ * A rewrite cut by its instance's death: it landed when the paste names its hold (`Paste.rewrites`). A paste deleted
+ * since names nothing, but its delete ended, before the paste went, the rewrites the paste named, so a rewrite still
+ * held did not land.
+ */
+export async function finishRewrite(p: Pick<Ports, 'usage' | 'pastes'>, hold: HeldAmounts): Promise<'settled' | 'released'> {
+  if (hold.task?.kind !== 'rewrite') throw new Error('Not the task of a paste rewrite');
+  const paste = await p.pastes.findById(hold.task.pasteId);
+  const landed = paste?.ownerId === hold.userId && (paste.rewrites ?? []).includes(hold.holdId);
+  return endRewrite(p, hold.userId, hold.holdId, hold.task.grows, landed, hold.by ?? undefined);
+}
+
+/**
+ * Before a paste goes, ends as landed the holds of the rewrites it names that are still held (their instance died
+ * before ending them, or is about to: it then finds its hold ended). One read of the user's holds, only for a paste
+ * that was ever rewritten to another size.
+ */
+export async function endLandedRewrites(
+  p: Pick<Ports, 'usage'>,
+  userId: string,
+  named: readonly string[] | undefined,
+  done: readonly string[] = [],
+): Promise<void> {
+  const ids = new Set((named ?? []).filter((id) => !done.includes(id)));
+  if (ids.size === 0) return;
+  for (const hold of await p.usage.holdsOf(userId)) {
+    if (hold.task?.kind === 'rewrite' && ids.has(hold.holdId)) {
+      await endRewrite(p, userId, hold.holdId, hold.task.grows, true, hold.by ?? undefined);
+    }
+  }
+}
