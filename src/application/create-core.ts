@@ -3,6 +3,9 @@ import type { Ports } from './ports/index.js';
 import { Login } from './auth/login.js';
 import { Logout } from './auth/logout.js';
 import { Authenticate } from './auth/authenticate.js';
+import { SignInBasic } from './auth/sign-in-basic.js';
+import { FindChild } from './folders/find-child.js';
+import { ReplaceFileContent } from './files/replace-file-content.js';
 import { GetMe } from './auth/get-me.js';
 import { Register } from './auth/register.js';
 import { EnsureAdmin } from './auth/ensure-admin.js';
@@ -90,6 +93,7 @@ export function createCore(p: Ports): Core {
     login: new Login(p),
     logout: new Logout(p),
     authenticate: new Authenticate(p),
+    signInBasic: new SignInBasic(p, new Authenticate(p)),
     getMe: new GetMe(p),
     register: new Register(p),
     ensureAdmin: new EnsureAdmin(p),
@@ -120,6 +124,7 @@ export function createCore(p: Ports): Core {
     appendUpload: new AppendUpload(p),
     getUpload: new GetUpload(p),
     terminateUpload: new TerminateUpload(p),
+    replaceFileContent: new ReplaceFileContent(p),
     getFile: new GetFile(p),
     openFileContent: new OpenFileContent(p),
     updateFile: new UpdateFile(p),
@@ -127,6 +132,7 @@ export function createCore(p: Ports): Core {
     createFolder: new CreateFolder(p),
     getFolder: new GetFolder(p),
     listRoot: new ListRoot(p),
+    findChild: new FindChild(p),
     updateFolder: new UpdateFolder(p),
     deleteFolder: new DeleteFolder(p),
     createCollection: new CreateCollection(p),
