@@ -1,4 +1,4 @@
-import type { Actor, LimitKind, TokenScope, Usage, UserType } from '../domain/index.js';
+import type { Actor, ItemProperty, LimitKind, TokenScope, Usage, UserType, WriteLock } from '../domain/index.js';
 import type { ByteRange, CeremonyOptions, CredentialJson, RelyingParty } from './ports/index.js';
 import type { ShareGrant } from './shares/share-grant.js';
 import type { LockedRequestView, PublicRequestView, RequestView } from './requests/request-views.js';
@@ -521,6 +521,24 @@ export interface Core {
     RequestKey & Sender & { length: number; filename: string; mime: string | undefined },
     ResumableUploadState
   >;
+  // properties clients store on items, and write locks (what WebDAV needs; stored, so every instance sees them)
+  getProperties: UseCase<{ actor: Actor; itemIds: readonly string[] }, Record<string, ItemProperty[]>>;
+  /** In order; `value` null removes. All or nothing; payload_too_large past the bounds (domain/item-property.ts). */
+  patchProperties: UseCase<
+    { actor: Actor; itemId: string; changes: readonly { ns: string; name: string; value: string | null }[] },
+    void
+  >;
+  copyProperties: UseCase<{ actor: Actor; pairs: readonly [string, string][] }, void>;
+  dropProperties: UseCase<{ actor: Actor; itemIds: readonly string[] }, void>;
+  /** conflict (details `locked`) when a live lock stands in the way; payload_too_large past MAX_LOCKS_PER_USER. */
+  takeLock: UseCase<
+    { actor: Actor; path: string; depth: WriteLock['depth']; scope: WriteLock['scope']; owner: string; timeoutSeconds: number },
+    WriteLock
+  >;
+  refreshLock: UseCase<{ actor: Actor; token: string; timeoutSeconds: number }, WriteLock>;
+  releaseLock: UseCase<{ actor: Actor; token: string }, void>;
+  listLocks: UseCase<{ actor: Actor }, WriteLock[]>;
+  dropLocks: UseCase<{ actor: Actor; path: string }, void>;
   // search and usage
   search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchHits>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;

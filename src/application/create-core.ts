@@ -5,6 +5,8 @@ import { Logout } from './auth/logout.js';
 import { Authenticate } from './auth/authenticate.js';
 import { SignInBasic } from './auth/sign-in-basic.js';
 import { FindChild } from './folders/find-child.js';
+import { CopyProperties, DropProperties, GetProperties, PatchProperties } from './properties/item-properties.js';
+import { DropLocks, ListLocks, RefreshLock, ReleaseLock, TakeLock } from './locks/write-locks.js';
 import { ReplaceFileContent } from './files/replace-file-content.js';
 import { GetMe } from './auth/get-me.js';
 import { Register } from './auth/register.js';
@@ -164,6 +166,15 @@ export function createCore(p: Ports): Core {
     unlockRequest: new UnlockRequest(p),
     receiveFile: new ReceiveFile(p),
     createRequestUpload: new CreateRequestUpload(p),
+    getProperties: new GetProperties(p),
+    patchProperties: new PatchProperties(p),
+    copyProperties: new CopyProperties(p),
+    dropProperties: new DropProperties(p),
+    takeLock: new TakeLock(p),
+    refreshLock: new RefreshLock(p),
+    releaseLock: new ReleaseLock(p),
+    listLocks: new ListLocks(p),
+    dropLocks: new DropLocks(p),
     search: new Search(p),
     getUsage: new GetUsage(p),
     listUsers: new ListUsers(p),
