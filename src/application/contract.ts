@@ -416,10 +416,10 @@ export interface Core {
   /**
    * New bytes for the caller's file, which keeps its id, share and collections: streamed and metered as an upload
    * (storage only; the file is counted already), swapped in by one conditional update, the old bytes given back.
-   * `mime` absent keeps the type. `whileEtag`: only while the file's ETag is this one (else conflict).
+   * `mime` absent keeps the type. conflict when another change of the bytes (or a removal) came first.
    */
   replaceFileContent: UseCase<
-    { actor: Actor; id: string; mime: string | undefined; content: AsyncIterable<Uint8Array>; whileEtag?: string },
+    { actor: Actor; id: string; mime: string | undefined; content: AsyncIterable<Uint8Array> },
     FileView
   >;
   getFile: UseCase<{ access: ReadAccess; id: string }, FileView>;

@@ -3,7 +3,6 @@ import type { Core } from '../contract.js';
 import { owned } from '../owned.js';
 import type { Ports } from '../ports/index.js';
 import { limitsOf } from '../usage/usage-limits.js';
-import { etagOf } from './file-content.js';
 import { fileViewOf } from './file-views.js';
 import { undoUpload } from './land-file.js';
 import { StorageMeter } from './storage-meter.js';
@@ -23,11 +22,10 @@ type Deps = Pick<Ports, 'files' | 'blobs' | 'usage' | 'shares' | 'settings' | 'i
 export class ReplaceFileContent implements Port {
   constructor(private readonly p: Deps) {}
 
-  async execute({ actor, id, mime, content, whileEtag }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, id, mime, content }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'file.upload');
     assertMay(actor, 'file.update');
     const before = owned(await this.p.files.findById(id), actor.userId, 'File');
-    if (whileEtag !== undefined && whileEtag !== etagOf(before)) throw conflict('The file changed meanwhile');
     const limits = limitsOf(this.p, actor);
     const holdId = this.p.ids.newId();
     const key = this.p.blobs.newKey();
