@@ -16,7 +16,8 @@ class VersionedRows<T extends object> {
 
   async swap(userId: string, version: number, next: T): Promise<boolean> {
     if ((this.rows.get(userId)?.version ?? 0) !== version) return false;
-    this.rows.set(userId, { version: version + 1, value: clone(next) });
+    // Cloned inside a record: clone() copies objects, and a bare array would not stay one.
+    this.rows.set(userId, clone({ version: version + 1, value: next }));
     return true;
   }
 

@@ -76,6 +76,9 @@ export function davMiddleware(core: Core, maxUploadBytes: number): Middleware {
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
     ctx.set('Cache-Control', 'no-store');
     try {
+      // A fragment never belongs in a request target (RFC 9112 §3.2); taking the path without it would act on the
+      // collection above (litmus's delete_fragment).
+      if (ctx.url.includes('#')) return sendFailure(ctx, { status: 400, message: 'A request target cannot hold a fragment (#)' });
       const names = segmentsOf(ctx.path);
       const method = ctx.method.toUpperCase();
       if (method === 'OPTIONS' && !ctx.get('Authorization')) return options(ctx);
