@@ -44,7 +44,8 @@ export class ReplaceFileContent implements Port {
       await undoUpload(this.p, actor.userId, holdId, key);
       throw err;
     }
-    const now = this.p.clock.now();
+    // Strictly later than before, even within one millisecond: clients tell new bytes by when the file changed.
+    const now = new Date(Math.max(this.p.clock.now().getTime(), before.updatedAt.getTime() + 1));
     const charset = utf8?.end() ? 'utf-8' : null;
     const after = await this.p.files
       .replaceContent(id, before.blobKey, { blobKey: blob.key, size: blob.size, mime: fileMime, charset, updatedAt: now })
