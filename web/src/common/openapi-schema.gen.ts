@@ -590,7 +590,7 @@ export interface paths {
         get: operations["getApiToken"];
         put?: never;
         /**
-         * Create an uploader (API) token
+         * Create an API token (uploader or dav scope)
          * @description A session token; an uploader (API) token is 403.
          */
         post: operations["postApiToken"];
@@ -2099,12 +2099,22 @@ export interface components {
         Token: {
             id: string;
             name: string;
+            /**
+             * @description `uploader`: the upload routes of the API; `dav`: WebDAV at /dav/ only (HTTP Basic, the token as password)
+             * @enum {string}
+             */
+            scope: "uploader" | "dav";
             /** @description ISO 8601, UTC, with milliseconds */
             createdAt: string;
         };
         CreatedToken: {
             id: string;
             name: string;
+            /**
+             * @description `uploader`: the upload routes of the API; `dav`: WebDAV at /dav/ only (HTTP Basic, the token as password)
+             * @enum {string}
+             */
+            scope: "uploader" | "dav";
             /** @description ISO 8601, UTC, with milliseconds */
             createdAt: string;
             token: string;
@@ -4439,6 +4449,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /**
+                     * @default uploader
+                     * @enum {string}
+                     */
+                    scope?: "uploader" | "dav";
                 };
             };
         };
