@@ -70,6 +70,19 @@ describe('WebDAV sign-in', () => {
     expect(list.body.map((x: { scope: string }) => x.scope).sort()).toEqual(['dav', 'uploader']);
   });
 
+  it('takes no password from a user with a second factor, but their dav token', async () => {
+    const d = await start();
+    const { userId } = await d.t.user('alice');
+    const withPassword = { auth: basic('alice', 'alice-password'), headers: { Depth: '0' } };
+    expect((await d.req('PROPFIND', '/dav/', withPassword)).status).toBe(207);
+    await d.t.ports.secondFactors.startTotp(userId, 'JBSWY3DPEHPK3PXP', d.t.clock.now());
+    await d.t.ports.secondFactors.confirmTotp(userId, { secret: 'JBSWY3DPEHPK3PXP', step: 1, recoveryCodeHashes: [], updatedAt: d.t.clock.now() });
+    const refused = await d.req('PROPFIND', '/dav/', withPassword);
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain('second factor');
+    expect((await d.req('PROPFIND', '/dav/', { headers: { Depth: '0' } })).status).toBe(207);
+  });
+
   it('answers OPTIONS with the compliance classes and MS-Author-Via', async () => {
     const d = await start();
     const res = await d.req('OPTIONS', '/dav/');
@@ -161,6 +174,19 @@ describe('WebDAV limits', () => {
     const usage = await d.t.request('GET', '/api/usage/stats', { token: session });
     expect(usage.body.storage.current).toBe('0');
     expect(usage.body.files.current).toBe(0);
+  });
+
+  it('answers 507 to a COPY past the files maximum and keeps nothing of the partial copy', async () => {
+    const d = await start({ limits: { files: 5 } });
+    expect((await d.req('MKCOL', '/dav/src')).status).toBe(201);
+    for (const n of [1, 2, 3]) expect((await d.req('PUT', `/dav/src/f${n}.txt`, { body: `f${n}` })).status).toBe(201);
+    expect((await d.req('COPY', '/dav/src/', { headers: { Destination: `${d.t.url}/dav/dst/` } })).status).toBe(507);
+    expect((await d.req('PROPFIND', '/dav/dst/', { headers: { Depth: '0' } })).status).toBe(404);
+    const { token: session } = await d.t.user('alice');
+    const usage = (await d.t.request('GET', '/api/usage/stats', { token: session })).body;
+    expect(usage.files.current).toBe(3);
+    expect(usage.folders.current).toBe(1);
+    expect(usage.storage.current).toBe('6');
   });
 
   it('refuses a PUT beyond MAX_UPLOAD_BYTES with 413 before reading it', async () => {

@@ -1,5 +1,6 @@
 import type { Actor } from '../../../domain/index.js';
 import type { Core } from '../../../application/contract.js';
+import type { FileView } from '../../../application/views.js';
 import { davPathOf, DavPathError, lockPath, segmentsOf } from './dav-path.js';
 import { DavStatus } from './lock-guard.js';
 import { depthOf, pathOf, type DavRequest } from './dav-request.js';
@@ -68,7 +69,7 @@ export async function copyOrMove(req: DavRequest, move: boolean): Promise<void> 
 async function copyTree(core: Core, actor: Actor, item: Item, parentId: string | null, name: string, deep: boolean) {
   const pairs: [string, string][] = [];
   if (item.kind === 'file') {
-    const id = await copyFile(core, actor, item.id!, parentId, name);
+    const id = await copyFile(core, actor, item.file!, parentId, name);
     pairs.push([item.id!, id]);
   } else {
     const top = await core.createFolder.execute({ actor, name, parentId });
@@ -83,10 +84,11 @@ async function copyTree(core: Core, actor: Actor, item: Item, parentId: string |
   await core.copyProperties.execute({ actor, pairs });
 }
 
-async function copyFile(core: Core, actor: Actor, id: string, folderId: string | null, name: string): Promise<string> {
-  const content = await core.openFileContent.execute({ access: { actor, share: null }, id });
+/** A file's copy is an upload of its bytes (same checks, maxima and holds), under its stored type. */
+async function copyFile(core: Core, actor: Actor, from: FileView, folderId: string | null, name: string): Promise<string> {
+  const content = await core.openFileContent.execute({ access: { actor, share: null }, id: from.id });
   const bytes = await content.open();
-  const file = await core.uploadFile.execute({ actor, folderId, name, filename: name, mime: content.mime, content: bytes });
+  const file = await core.uploadFile.execute({ actor, folderId, name, filename: name, mime: from.mime, content: bytes });
   return file.id;
 }
 
@@ -100,7 +102,7 @@ async function copyChildren(core: Core, actor: Actor, from: string, to: string, 
       pairs.push([folder.id, made.id]);
       await copyChildren(core, actor, folder.id, made.id, pairs);
     }
-    for (const file of page.files) pairs.push([file.id, await copyFile(core, actor, file.id, to, file.name)]);
+    for (const file of page.files) pairs.push([file.id, await copyFile(core, actor, file, to, file.name)]);
     cursor = page.nextCursor;
   } while (cursor !== null);
 }
