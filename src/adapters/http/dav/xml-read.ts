@@ -119,8 +119,9 @@ function readStart(text: string, from: number, stack: Open[], fail: (why: string
     at += eq[0].length;
     const end = text.indexOf(eq[1]!, at);
     if (end === -1) fail('Unclosed attribute value');
-    const value = decodeText(text.slice(at, end));
-    if (value.includes('<')) fail('A < in an attribute');
+    const rawValue = text.slice(at, end);
+    if (rawValue.includes('<')) fail('A < in an attribute');
+    const value = decodeText(rawValue);
     if (raw.some(([n]) => n === name)) fail('Repeated attribute');
     raw.push([name, value]);
     at = end + 1;
