@@ -103,6 +103,9 @@ describe('WebDAV mapping and content', () => {
     expect(list).toContain(`<D:href>${path.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}</D:href>`);
     expect(await (await d.req('GET', path)).text()).toBe('hello');
     expect((await d.req('PUT', '/dav/a%2Fb', { body: 'x' })).status).toBe(400);
+    // macOS's decomposed spelling of a name finds the stored (NFC) one.
+    expect((await d.req('PUT', `/dav/${encodeURIComponent('café.txt'.normalize('NFC'))}`, { body: 'nfc' })).status).toBe(201);
+    expect(await (await d.req('GET', `/dav/${encodeURIComponent('café.txt'.normalize('NFD'))}`)).text()).toBe('nfc');
     expect((await d.req('MKCOL', `/dav/${encodeURIComponent(' padded ')}`)).status).toBe(400);
   });
 

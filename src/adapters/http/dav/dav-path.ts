@@ -7,7 +7,7 @@ export class DavPathError extends Error {}
 /**
  * The names a request path under /dav/ walks, percent-decoded one segment at a time (so a name may hold an encoded
  * '/'... which no stored name does: such a segment simply finds nothing). Empty segments (a trailing slash, '//')
- * count for nothing; '.' and '..' and malformed escapes are refused.
+ * count for nothing; '.' and '..' and malformed escapes are refused. Names are taken in NFC, as they are stored.
  */
 export function segmentsOf(rawPath: string): string[] {
   const rest = rawPath === DAV_ROOT ? '' : rawPath.slice(DAV_ROOT.length + 1);
@@ -21,7 +21,8 @@ export function segmentsOf(rawPath: string): string[] {
       throw new DavPathError('The path holds a malformed percent-escape');
     }
     if (name === '.' || name === '..') throw new DavPathError('The path may not hold . or .. segments');
-    names.push(name);
+    // Stored names are NFC; macOS sends decomposed (NFD) names. Both spellings name the same item.
+    names.push(name.normalize('NFC'));
   }
   return names;
 }

@@ -27,7 +27,7 @@ export function newName(names: readonly string[]): string {
   const name = names.at(-1);
   if (name === undefined) throw new DavStatus(405, 'The root cannot be replaced');
   if (!storable(name)) {
-    throw new DavStatus(400, 'This name cannot be stored: names may not hold "/", "\\", control or invisible characters, nor begin or end with spaces, and are NFC-normalised');
+    throw new DavStatus(400, 'This name cannot be stored: names may not hold "/", "\\", control or invisible characters, nor begin or end with spaces, and NFC is how they are kept');
   }
   return name;
 }
