@@ -1,4 +1,4 @@
-import type { Actor, LimitKind, Usage, UserType } from '../domain/index.js';
+import type { Actor, ItemProperty, LimitKind, TokenScope, Usage, UserType, WriteLock } from '../domain/index.js';
 import type { ByteRange, CeremonyOptions, CredentialJson, RelyingParty } from './ports/index.js';
 import type { ShareGrant } from './shares/share-grant.js';
 import type { LockedRequestView, PublicRequestView, RequestView } from './requests/request-views.js';
@@ -314,7 +314,13 @@ export interface Core {
   /** Ten new recovery codes for a TOTP or recovery code; the old ones stop working. */
   newRecoveryCodes: UseCase<{ actor: Actor; code: string; client?: ClientAddress }, RecoveryCodesView>;
   logout: UseCase<{ actor: Actor; everywhere?: boolean }, void>;
-  authenticate: UseCase<{ token: string }, Actor>;
+  /** `dav`: the token is presented to WebDAV, which takes dav tokens only; everywhere else a dav token is forbidden. */
+  authenticate: UseCase<{ token: string; dav?: boolean }, Actor>;
+  /**
+   * HTTP Basic at /dav/: the password is a dav token of that user, or the account's password (throttled as logins)
+   * when the user has no second factor and password sign-in is on. Every refusal but a lockout is unauthorized.
+   */
+  signInBasic: UseCase<{ username: string; password: string; client?: ClientAddress }, Actor>;
   getMe: UseCase<{ actor: Actor }, MeView>;
   // single sign-on (OpenID Connect)
   /** How people may sign in: the password form (PASSWORD_LOGIN) and single sign-on (label, availability). */
@@ -352,7 +358,8 @@ export interface Core {
     { created: boolean; username: string; generatedPassword: string | null }
   >;
   // uploader API tokens
-  createApiToken: UseCase<{ actor: Actor; name: string }, CreatedTokenView>;
+  /** `scope`: `uploader` (the default) or `dav` (WebDAV at /dav/ only); both count toward the tokens maximum. */
+  createApiToken: UseCase<{ actor: Actor; name: string; scope?: TokenScope }, CreatedTokenView>;
   listApiTokens: UseCase<{ actor: Actor } & PageRequest, Page<TokenView>>;
   deleteApiToken: UseCase<{ actor: Actor; id: string }, void>;
   // files
@@ -406,6 +413,15 @@ export interface Core {
   getUpload: UseCase<{ actor: Actor | null; id: string }, ResumableUploadState>;
   /** Ends an unfinished upload and gives back what it held. */
   terminateUpload: UseCase<{ actor: Actor | null; id: string }, void>;
+  /**
+   * New bytes for the caller's file, which keeps its id, share and collections: streamed and metered as an upload
+   * (storage only; the file is counted already), swapped in by one conditional update, the old bytes given back.
+   * `mime` absent keeps the type. conflict when another change of the bytes (or a removal) came first.
+   */
+  replaceFileContent: UseCase<
+    { actor: Actor; id: string; mime: string | undefined; content: AsyncIterable<Uint8Array> },
+    FileView
+  >;
   getFile: UseCase<{ access: ReadAccess; id: string }, FileView>;
   openFileContent: UseCase<{ access: ReadAccess; id: string }, FileContent>;
   updateFile: UseCase<{ actor: Actor; id: string; name?: string; folderId?: string | null }, FileView>;
@@ -413,7 +429,13 @@ export interface Core {
   // folders
   createFolder: UseCase<{ actor: Actor; name: string; parentId: string | null }, FolderView>;
   getFolder: UseCase<{ access: ReadAccess; id: string }, FolderView>;
-  listRoot: UseCase<{ actor: Actor } & PageRequest, RootPage>;
+  /** The top level, or with `folderId` the direct children of that folder (not_found when it is not the caller's). */
+  listRoot: UseCase<{ actor: Actor; folderId?: string | null } & PageRequest, RootPage>;
+  /**
+   * The caller's folder and file named exactly `name` directly in `parentId` (null: the root), the first of each in
+   * name order when several share it; not_found when the parent is not the caller's.
+   */
+  findChild: UseCase<{ actor: Actor; parentId: string | null; name: string }, { folder: FolderView | null; file: FileView | null }>;
   updateFolder: UseCase<{ actor: Actor; id: string; name?: string; parentId?: string | null }, FolderView>;
   deleteFolder: UseCase<{ actor: Actor; id: string }, void>;
   // collections
@@ -499,6 +521,24 @@ export interface Core {
     RequestKey & Sender & { length: number; filename: string; mime: string | undefined },
     ResumableUploadState
   >;
+  // properties clients store on items, and write locks (what WebDAV needs; stored, so every instance sees them)
+  getProperties: UseCase<{ actor: Actor; itemIds: readonly string[] }, Record<string, ItemProperty[]>>;
+  /** In order; `value` null removes. All or nothing; payload_too_large past the bounds (domain/item-property.ts). */
+  patchProperties: UseCase<
+    { actor: Actor; itemId: string; changes: readonly { ns: string; name: string; value: string | null }[] },
+    void
+  >;
+  copyProperties: UseCase<{ actor: Actor; pairs: readonly [string, string][] }, void>;
+  dropProperties: UseCase<{ actor: Actor; itemIds: readonly string[] }, void>;
+  /** conflict (details `locked`) when a live lock stands in the way; payload_too_large past MAX_LOCKS_PER_USER. */
+  takeLock: UseCase<
+    { actor: Actor; path: string; depth: WriteLock['depth']; scope: WriteLock['scope']; owner: string; timeoutSeconds: number },
+    WriteLock
+  >;
+  refreshLock: UseCase<{ actor: Actor; token: string; timeoutSeconds: number }, WriteLock>;
+  releaseLock: UseCase<{ actor: Actor; token: string }, void>;
+  listLocks: UseCase<{ actor: Actor }, WriteLock[]>;
+  dropLocks: UseCase<{ actor: Actor; path: string }, void>;
   // search and usage
   search: UseCase<{ actor: Actor; query: string; folderId: string | null; recursive: boolean }, SearchHits>;
   getUsage: UseCase<{ actor: Actor }, UsageView>;

@@ -3,6 +3,11 @@ import type { Ports } from './ports/index.js';
 import { Login } from './auth/login.js';
 import { Logout } from './auth/logout.js';
 import { Authenticate } from './auth/authenticate.js';
+import { SignInBasic } from './auth/sign-in-basic.js';
+import { FindChild } from './folders/find-child.js';
+import { CopyProperties, DropProperties, GetProperties, PatchProperties } from './properties/item-properties.js';
+import { DropLocks, ListLocks, RefreshLock, ReleaseLock, TakeLock } from './locks/write-locks.js';
+import { ReplaceFileContent } from './files/replace-file-content.js';
 import { GetMe } from './auth/get-me.js';
 import { Register } from './auth/register.js';
 import { EnsureAdmin } from './auth/ensure-admin.js';
@@ -90,6 +95,7 @@ export function createCore(p: Ports): Core {
     login: new Login(p),
     logout: new Logout(p),
     authenticate: new Authenticate(p),
+    signInBasic: new SignInBasic(p, new Authenticate(p)),
     getMe: new GetMe(p),
     register: new Register(p),
     ensureAdmin: new EnsureAdmin(p),
@@ -120,6 +126,7 @@ export function createCore(p: Ports): Core {
     appendUpload: new AppendUpload(p),
     getUpload: new GetUpload(p),
     terminateUpload: new TerminateUpload(p),
+    replaceFileContent: new ReplaceFileContent(p),
     getFile: new GetFile(p),
     openFileContent: new OpenFileContent(p),
     updateFile: new UpdateFile(p),
@@ -127,6 +134,7 @@ export function createCore(p: Ports): Core {
     createFolder: new CreateFolder(p),
     getFolder: new GetFolder(p),
     listRoot: new ListRoot(p),
+    findChild: new FindChild(p),
     updateFolder: new UpdateFolder(p),
     deleteFolder: new DeleteFolder(p),
     createCollection: new CreateCollection(p),
@@ -158,6 +166,15 @@ export function createCore(p: Ports): Core {
     unlockRequest: new UnlockRequest(p),
     receiveFile: new ReceiveFile(p),
     createRequestUpload: new CreateRequestUpload(p),
+    getProperties: new GetProperties(p),
+    patchProperties: new PatchProperties(p),
+    copyProperties: new CopyProperties(p),
+    dropProperties: new DropProperties(p),
+    takeLock: new TakeLock(p),
+    refreshLock: new RefreshLock(p),
+    releaseLock: new ReleaseLock(p),
+    listLocks: new ListLocks(p),
+    dropLocks: new DropLocks(p),
     search: new Search(p),
     getUsage: new GetUsage(p),
     listUsers: new ListUsers(p),

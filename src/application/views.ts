@@ -190,6 +190,8 @@ export type AdminUserView = {
 export interface TokenView {
   id: string;
   name: string;
+  /** `uploader` (the API's upload routes) or `dav` (WebDAV at /dav/ only). */
+  scope: 'uploader' | 'dav';
   createdAt: string;
 }
 
@@ -326,7 +328,7 @@ export function passkeyView(passkey: Passkey): PasskeyView {
 }
 
 export function tokenView(token: Token): TokenView {
-  return { id: token.id, name: token.name, createdAt: iso(token.createdAt) };
+  return { id: token.id, name: token.name, scope: token.type === 'dav' ? 'dav' : 'uploader', createdAt: iso(token.createdAt) };
 }
 
 export function meView(user: User, mfa: MfaView): MeView {

@@ -18,6 +18,8 @@ import {
   PasteRepository,
   RequestRepository,
   PendingSignInRepository,
+  PropertyStore,
+  LockStore,
   Ports,
   ShareRepository,
   Throttle,
@@ -53,6 +55,8 @@ import {
   MemoryPasteRepository,
   MemoryRequestRepository,
   MemoryPendingSignInRepository,
+  MemoryPropertyStore,
+  MemoryLockStore,
   MemoryShareRepository,
   MemoryTokenRepository,
   MemorySecondFactorRepository,
@@ -75,6 +79,8 @@ import {
   MongoPasteRepository,
   MongoRequestRepository,
   MongoPendingSignInRepository,
+  MongoPropertyStore,
+  MongoLockStore,
   MongoShareRepository,
   MongoTokenRepository,
   MongoSecondFactorRepository,
@@ -162,6 +168,8 @@ const PORT_TOKENS = {
   requests: RequestRepository,
   pendingSignIns: PendingSignInRepository,
   identityProvider: IdentityProvider,
+  properties: PropertyStore,
+  locks: LockStore,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -185,6 +193,8 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   WebAuthnChallengeRepository,
   RequestRepository,
   PendingSignInRepository,
+  PropertyStore,
+  LockStore,
   BlobStore,
 ];
 
@@ -209,6 +219,8 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(PasskeyRepository).to(MemoryPasskeyRepository).inSingletonScope();
   container.bind(WebAuthnChallengeRepository).to(MemoryWebAuthnChallengeRepository).inSingletonScope();
   container.bind(PendingSignInRepository).to(MemoryPendingSignInRepository).inSingletonScope();
+  container.bind(PropertyStore).to(MemoryPropertyStore).inSingletonScope();
+  container.bind(LockStore).to(MemoryLockStore).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -244,6 +256,8 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<PasskeyRepository>(container, PasskeyRepository, MongoPasskeyRepository);
   bindGuarded<WebAuthnChallengeRepository>(container, WebAuthnChallengeRepository, MongoWebAuthnChallengeRepository);
   bindGuarded<PendingSignInRepository>(container, PendingSignInRepository, MongoPendingSignInRepository);
+  bindGuarded<PropertyStore>(container, PropertyStore, MongoPropertyStore);
+  bindGuarded<LockStore>(container, LockStore, MongoLockStore);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);

@@ -25,9 +25,19 @@ export interface Actor {
 const UPLOADER_ACTIONS = new Set(['file.upload', 'paste.create', 'share.create', 'usage.read'] as const);
 export type UploaderAction = typeof UPLOADER_ACTIONS extends Set<infer A> ? A : never;
 
-/** Guards every use case: an uploader token passes only for its four actions. */
+/**
+ * What a WebDAV client (a `dav` token, or the account password over Basic at /dav/) may do: the user's folders and
+ * files, and reading usage (quota). It never reaches shares, pastes, collections, tokens or the account.
+ */
+const DAV_ACTIONS = new Set(['file.upload', 'file.update', 'file.delete', 'file.read', 'folder.create', 'folder.list', 'folder.update', 'folder.delete', 'usage.read']);
+
+/** Guards every use case: an uploader token passes only for its four actions, a dav caller only for its own. */
 export function assertMay(actor: Actor, action: string): void {
   if (actor.via === 'session') return;
+  if (actor.via === 'dav') {
+    if (DAV_ACTIONS.has(action)) return;
+    throw forbidden('A dav token works only for folders and files under /dav/');
+  }
   if (actor.via === 'request' && action !== 'file.upload') throw forbidden('An uploader of a file request may only send files');
   if (!UPLOADER_ACTIONS.has(action as UploaderAction)) {
     throw forbidden('An API token cannot be used for this operation');

@@ -13,6 +13,8 @@ export interface StoredFile {
   uploaderTokenId: string | null;
   /** 'utf-8' when the type is text and every byte was valid UTF-8 (served with that charset); null otherwise. */
   charset: 'utf-8' | null;
+  /** How many times its bytes were replaced (a WebDAV PUT onto it); absent or 0 while they are the first. */
+  revision?: number;
   /** How it came when someone sent it through a file request; absent or null otherwise. */
   request?: ReceivedFrom | null;
   createdAt: Date;

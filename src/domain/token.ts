@@ -1,7 +1,14 @@
 import type { User } from './user.js';
 
-/** A session (from login) or an uploader API token. Only a hash of the secret is ever stored. */
-export type TokenType = 'session' | 'uploader';
+/**
+ * A session (from login), an uploader API token, or a `dav` token (WebDAV at /dav/ only). Only a hash of the secret is
+ * ever stored.
+ */
+export type TokenType = 'session' | 'uploader' | 'dav';
+
+/** The kinds of API token a user creates and manages (`POST /api/token {scope}`); sessions are not among them. */
+export type TokenScope = Exclude<TokenType, 'session'>;
+export const TOKEN_SCOPES: readonly TokenScope[] = ['uploader', 'dav'];
 
 export interface Token {
   id: string;

@@ -9,6 +9,7 @@ describe('createApiToken', () => {
     expect(created).toEqual({
       id: expect.any(String),
       name: 'ci upload',
+      scope: 'uploader',
       token: expect.any(String),
       createdAt: '2026-11-22T10:00:00.000Z',
     });
@@ -84,8 +85,8 @@ describe('listApiTokens', () => {
     await ctx.core.createApiToken.execute({ actor: bob.actor, name: 'bobs' });
     const list = (await ctx.core.listApiTokens.execute({ actor: alice.actor })).items;
     expect(list).toEqual([
-      { id: first.id, name: 'first', createdAt: first.createdAt },
-      { id: second.id, name: 'second', createdAt: second.createdAt },
+      { id: first.id, name: 'first', scope: 'uploader', createdAt: first.createdAt },
+      { id: second.id, name: 'second', scope: 'uploader', createdAt: second.createdAt },
     ]);
     expect(JSON.stringify(list)).not.toContain(first.token);
   });

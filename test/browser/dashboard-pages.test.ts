@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumFound, ENABLE_HINT, launchChromium, watchedPage } from '../support/browser.js';
+import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
 import { signInThroughPage } from '../support/dashboard.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { tempDir } from '../support/temp.js';
@@ -76,6 +76,13 @@ describe.skipIf(!chromiumFound)('the dashboard pages in Chromium', () => {
     const curl = (await page.locator('.notice pre').textContent()) ?? '';
     expect(curl).toMatch(new RegExp(`^curl -H "Authorization: token [A-Za-z0-9_-]{40,}" -F file=@photo.jpg ${t.url}/api/file$`));
     await expect.poll(() => page.getByRole('button', { name: 'Revoke' }).count()).toBe(1);
+    // A WebDAV token: its notice names the drive's address instead of the upload one-liner; the list tells the kinds.
+    await page.getByLabel('Name', { exact: true }).fill('drive');
+    await page.getByLabel('Kind').selectOption('dav');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await expect.poll(async () => (await page.locator('.notice').textContent()) ?? '').toContain(`${t.url}/dav/`);
+    await expect.poll(async () => (await page.locator('main ul.plain-list').textContent()) ?? '').toContain('WebDAV, created');
+    await page.screenshot({ path: screenshotPath('tokens-dav'), fullPage: true });
 
     await page.getByRole('link', { name: 'Collections' }).click();
     await page.getByLabel('Name').fill('Best of');

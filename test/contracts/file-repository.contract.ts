@@ -12,6 +12,21 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
       files = await make();
     });
 
+    it('replaces a file\'s bytes only while it points at the bytes named and no removal claimed it', async () => {
+      const file = aFile({ folderId: 'f1', blobKey: 'old-key', size: 3 });
+      await files.insert(file);
+      const content = { blobKey: 'new-key', size: 9, mime: 'text/plain', charset: 'utf-8' as const, updatedAt: at(3) };
+      const replaced = await files.replaceContent(file.id, 'old-key', content);
+      expect(replaced).toMatchObject({ id: file.id, folderId: 'f1', name: file.name, ...content, revision: 1 });
+      expect(await files.findById(file.id)).toEqual(replaced);
+      // The same replace again no longer finds the old bytes: of two racing replaces, one lands.
+      expect(await files.replaceContent(file.id, 'old-key', { ...content, blobKey: 'other' })).toBeNull();
+      expect([...(await files.referencedBlobKeys(['old-key', 'new-key']))]).toEqual(['new-key']);
+      await files.claim([file.id], 'removal');
+      expect(await files.replaceContent(file.id, 'new-key', { ...content, blobKey: 'third' })).toBeNull();
+      expect(await files.replaceContent('missing', 'new-key', content)).toBeNull();
+    });
+
     it('stores a file and finds it by id; an unknown id is null', async () => {
       const file = aFile({ folderId: 'f1', size: 1_048_576, uploaderTokenId: 'token-7' });
       await files.insert(file);

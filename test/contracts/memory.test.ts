@@ -19,6 +19,8 @@ import {
   MemoryUsageReports,
   MemoryUserRepository,
   MemoryWebAuthnChallengeRepository,
+  MemoryLockStore,
+  MemoryPropertyStore,
 } from '../../src/adapters/memory/index.js';
 import { makeCore } from '../support/core.js';
 import { callersContract } from './callers.contract.js';
@@ -38,6 +40,7 @@ import { usageCounterContract } from './usage-counter.contract.js';
 import { uploadSessionRepositoryContract } from './upload-session-repository.contract.js';
 import { usageReportsContract } from './usage-reports.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
+import { lockStoreContract, propertyStoreContract } from './versioned-state.contract.js';
 
 userRepositoryContract('MemoryUserRepository', async () => new MemoryUserRepository());
 tokenRepositoryContract('MemoryTokenRepository', async () => new MemoryTokenRepository());
@@ -58,6 +61,8 @@ pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepo
 requestRepositoryContract('MemoryRequestRepository', async () => new MemoryRequestRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLeases());
+propertyStoreContract('MemoryPropertyStore', async () => new MemoryPropertyStore());
+lockStoreContract('MemoryLockStore', async () => new MemoryLockStore());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
 usageReportsContract('MemoryUsageReports', async () => {

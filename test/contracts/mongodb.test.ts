@@ -20,6 +20,8 @@ import {
   MongoRequestRepository,
   MongoPendingSignInRepository,
   MongoSecondFactorRepository,
+  MongoLockStore,
+  MongoPropertyStore,
   MongoShareRepository,
   MongoTokenRepository,
   MongoUploadSessionRepository,
@@ -48,6 +50,7 @@ import { usageCounterContract } from './usage-counter.contract.js';
 import { uploadSessionRepositoryContract } from './upload-session-repository.contract.js';
 import { usageReportsContract } from './usage-reports.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
+import { lockStoreContract, propertyStoreContract } from './versioned-state.contract.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -84,6 +87,8 @@ describe.skipIf(!target)('MongoDB adapters', () => {
 
   userRepositoryContract('MongoUserRepository', onFreshDb((db) => new MongoUserRepository(db)));
   secondFactorRepositoryContract('MongoSecondFactorRepository', onFreshDb((db) => new MongoSecondFactorRepository(db)));
+  propertyStoreContract('MongoPropertyStore', onFreshDb((db) => new MongoPropertyStore(db)));
+  lockStoreContract('MongoLockStore', onFreshDb((db) => new MongoLockStore(db)));
   passkeySlotsContract('MongoSecondFactorRepository', onFreshDb((db) => new MongoSecondFactorRepository(db)));
   passkeyRepositoryContract('MongoPasskeyRepository', onFreshDb((db) => new MongoPasskeyRepository(db)));
   // As for mfa challenges: the fixtures' dates lie in the past, so the TTL monitor could take a challenge mid-test.

@@ -18,11 +18,20 @@ const newToken = async (name = 'ci') => {
 describe('API tokens', () => {
   it('POST answers 201 with the secret once; GET lists without secrets', async () => {
     const created = await newToken('laptop');
-    expect(created).toEqual({ id: expect.any(String), name: 'laptop', token: expect.any(String), createdAt: expect.any(String) });
+    expect(created).toEqual({ id: expect.any(String), name: 'laptop', scope: 'uploader', token: expect.any(String), createdAt: expect.any(String) });
     const list = await t.request('GET', '/api/token', { token: alice });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([{ id: created.id, name: 'laptop', createdAt: created.createdAt }]);
+    expect(list.body).toEqual([{ id: created.id, name: 'laptop', scope: 'uploader', createdAt: created.createdAt }]);
     expect(list.text).not.toContain(created.token);
+  });
+
+  it('POST with scope dav makes a token for WebDAV only: listed with its scope, forbidden on the API', async () => {
+    const created = (await t.request('POST', '/api/token', { token: alice, json: { name: 'drive', scope: 'dav' } })).body;
+    expect(created).toMatchObject({ name: 'drive', scope: 'dav' });
+    t.scan.addToken(created.token);
+    expect((await t.request('GET', '/api/usage/stats', { token: created.token })).status).toBe(403);
+    expect((await t.request('POST', '/api/token', { token: alice, json: { name: 'x', scope: 'admin' } })).status).toBe(400);
+    expect((await t.request('DELETE', `/api/token/${created.id}`, { token: alice })).status).toBe(204);
   });
 
   it('POST answers 400 without a string name', async () => {

@@ -9,6 +9,7 @@ import { loadWebAssets, type WebAssets } from './responses/pages/web-assets.js';
 import { registerRoutes } from './routes/index.js';
 import { proxySettings } from './server/trust-proxy.js';
 import { shareUrls } from './responses/share-urls.js';
+import { davMiddleware } from './dav/dav-middleware.js';
 
 // A client that goes away mid-download is routine, not a server fault.
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
@@ -55,6 +56,8 @@ export class HttpApp {
     this.koa.use(noStore);
     this.koa.use(errorMiddleware(logger));
     this.koa.use(shareUrls(options.publicUrl));
+    // WebDAV at /dav/ answers its own methods and errors before the API's router sees the request.
+    this.koa.use(davMiddleware(core, options.maxUploadBytes));
     this.koa.use(router.routes());
     this.koa.use(router.allowedMethods());
     // Errors after the response has started (a failing download stream) arrive here instead of crashing.

@@ -85,7 +85,9 @@ export const credentialsBody = z.strictObject({ username: z.string(), password: 
 /** A browser's sign-in (or sign-up, `register`): the session goes into a cookie, never into the answer. */
 export const browserSessionBody = credentialsBody.extend({ register: z.boolean().default(false) });
 export const passwordChangeBody = z.strictObject({ currentPassword: z.string(), newPassword: z.string() });
-export const tokenCreateBody = z.strictObject({ name: z.string() });
+export const tokenCreateBody = z.strictObject({ name: z.string(), scope: z.enum(['uploader', 'dav']).default('uploader') });
+/** A ShareX config always carries an uploader token. */
+export const sharexTokenBody = z.strictObject({ name: z.string() });
 export const fileUpdateBody = z.strictObject({ name: z.string().optional(), folderId: ref.optional() });
 export const folderCreateBody = z.strictObject({ name: z.string(), parentId: ref.default(null) });
 export const folderUpdateBody = z.strictObject({ name: z.string().optional(), parentId: ref.optional() });

@@ -16,6 +16,7 @@ import { MemoryUploadSessionRepository } from './memory-upload-session-repositor
 import { MemoryUsageCounter } from './memory-usage-counter.js';
 import { MemoryUsageReports } from './memory-usage-reports.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
+import { MemoryLockStore, MemoryPropertyStore } from './memory-versioned-state.js';
 
 export {
   MemorySecondFactorRepository,
@@ -36,4 +37,6 @@ export {
   MemoryUsageCounter,
   MemoryUsageReports,
   MemoryUserRepository,
+  MemoryLockStore,
+  MemoryPropertyStore,
 };

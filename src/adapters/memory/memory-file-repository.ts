@@ -1,13 +1,13 @@
 import { injectable } from 'inversify';
 import type { StoredFile } from '../../domain/index.js';
-import type { FilePatch, FileRepository, FolderRef, NameKey } from '../../application/ports/index.js';
+import type { FilePatch, FileRepository, FolderRef, NameKey, ReplacedContent } from '../../application/ports/index.js';
 import { clone } from './clone.js';
 import { PlacedStore } from './placed-store.js';
 
 @injectable()
 export class MemoryFileRepository implements FileRepository {
   private readonly store = new PlacedStore<StoredFile>((file) => file.folderId);
-  /** How many records point at each blob key (a record's key never changes after insert). */
+  /** How many records point at each blob key (a record's key changes only by replaceContent). */
   private readonly blobRefs = new Map<string, number>();
   /** The removal that claimed each claimed file. */
   private readonly claims = new Map<string, string>();
@@ -42,6 +42,21 @@ export class MemoryFileRepository implements FileRepository {
     return clone(next);
   }
 
+  async replaceContent(id: string, whileBlob: string, content: ReplacedContent): Promise<StoredFile | null> {
+    const current = this.store.get(id);
+    if (!current || current.blobKey !== whileBlob || this.claims.has(id)) return null;
+    const next: StoredFile = {
+      ...clone(current),
+      ...content,
+      updatedAt: new Date(content.updatedAt),
+      revision: (current.revision ?? 0) + 1,
+    };
+    this.store.put(next);
+    this.unref(current.blobKey);
+    this.blobRefs.set(next.blobKey, (this.blobRefs.get(next.blobKey) ?? 0) + 1);
+    return clone(next);
+  }
+
   async claim(ids: readonly string[], claim: string): Promise<StoredFile[]> {
     const held: StoredFile[] = [];
     for (const id of new Set(ids)) {
@@ -70,10 +85,14 @@ export class MemoryFileRepository implements FileRepository {
     const removed = this.store.remove(id);
     this.claims.delete(id);
     if (!removed) return null;
-    const refs = (this.blobRefs.get(removed.blobKey) ?? 1) - 1;
-    if (refs > 0) this.blobRefs.set(removed.blobKey, refs);
-    else this.blobRefs.delete(removed.blobKey);
+    this.unref(removed.blobKey);
     return removed;
+  }
+
+  private unref(blobKey: string): void {
+    const refs = (this.blobRefs.get(blobKey) ?? 1) - 1;
+    if (refs > 0) this.blobRefs.set(blobKey, refs);
+    else this.blobRefs.delete(blobKey);
   }
 
   async listInFolders(ownerId: string, folderIds: readonly FolderRef[], limit: number): Promise<StoredFile[]> {

@@ -31,15 +31,22 @@ export class MemoryTokenRepository implements TokenRepository {
     return token ? clone(token) : null;
   }
 
-  async listByUser(userId: string, type: TokenType): Promise<Token[]> {
+  async listByUser(userId: string, type: TokenType | readonly TokenType[]): Promise<Token[]> {
+    const types: readonly TokenType[] = typeof type === 'string' ? [type] : type;
     return this.ofUser(userId)
-      .filter((token) => token.type === type)
+      .filter((token) => types.includes(token.type))
       .sort(compareCreated)
       .map(clone);
   }
 
-  async pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]> {
-    const ofType = this.ofUser(userId).filter((token) => token.type === type);
+  async pageByUser(
+    userId: string,
+    type: TokenType | readonly TokenType[],
+    after: CreatedKey | null,
+    limit: number,
+  ): Promise<Token[]> {
+    const types: readonly TokenType[] = typeof type === 'string' ? [type] : type;
+    const ofType = this.ofUser(userId).filter((token) => types.includes(token.type));
     return pageCreated(ofType, after, limit).map(clone);
   }
 

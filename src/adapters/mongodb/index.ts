@@ -10,6 +10,7 @@ import { MongoFileRepository } from './mongo-file-repository.js';
 import { MongoInstanceLeases } from './mongo-instance-leases.js';
 import { MongoFolderRepository } from './mongo-folder-repository.js';
 import { MongoPasteRepository } from './mongo-paste-repository.js';
+import { MongoLockStore, MongoPropertyStore } from './mongo-versioned-state.js';
 import { MongoRequestRepository } from './mongo-request-repository.js';
 import { MongoShareRepository } from './mongo-share-repository.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
@@ -47,4 +48,6 @@ export {
   MongoUsageCounter,
   MongoUsageReports,
   MongoUserRepository,
+  MongoLockStore,
+  MongoPropertyStore,
 };

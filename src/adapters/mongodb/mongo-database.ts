@@ -33,6 +33,10 @@ export const COLLECTIONS = {
   requests: 'requests',
   /** Single sign-ons on their way through the provider (state digests), 10 minutes each. */
   pendingSignIns: 'pending_sign_ins',
+  /** One record per user: the properties WebDAV clients stored on their items (dead properties), by item id. */
+  itemProperties: 'item_properties',
+  /** One record per user: the WebDAV write locks their clients hold. */
+  writeLocks: 'write_locks',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { ReceivedFrom, StoredFile } from '../../domain/index.js';
-import type { FilePatch, FileRepository, FolderRef, NameKey } from '../../application/ports/index.js';
+import type { FilePatch, FileRepository, FolderRef, NameKey , ReplacedContent } from '../../application/ports/index.js';
 import { COLLECTIONS, MongoDb } from './mongo-database.js';
 import { afterName, BY_NAME, countByPlace, lowerName, namedFilter } from './named-query.js';
 
@@ -19,6 +19,8 @@ interface FileDoc {
   uploaderTokenId?: string | null;
   /** Absent on files from before it was recorded: those are served without a charset, as they were. */
   charset?: 'utf-8' | null;
+  /** Absent until the bytes are first replaced. */
+  revision?: number;
   /** Only on files received through a file request. */
   request?: ReceivedFrom;
   createdAt: Date;
@@ -39,6 +41,7 @@ function toDoc(file: StoredFile): FileDoc {
     blobKey: file.blobKey,
     uploaderTokenId: file.uploaderTokenId,
     charset: file.charset,
+    ...(file.revision ? { revision: file.revision } : {}),
     ...(file.request ? { request: { ...file.request, receivedAt: new Date(file.request.receivedAt) } } : {}),
     createdAt: new Date(file.createdAt),
     updatedAt: new Date(file.updatedAt),
@@ -56,6 +59,7 @@ function toFile(doc: FileDoc): StoredFile {
     blobKey: doc.blobKey,
     uploaderTokenId: doc.uploaderTokenId ?? null,
     charset: doc.charset ?? null,
+    ...(doc.revision ? { revision: doc.revision } : {}),
     ...(doc.request ? { request: { ...doc.request, receivedAt: new Date(doc.request.receivedAt) } } : {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
@@ -94,6 +98,15 @@ export class MongoFileRepository implements FileRepository {
     const filter: Filter<FileDoc> = { _id: id };
     if (patch.whileIn !== undefined) filter.folderId = patch.whileIn;
     const doc = await this.files.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
+    return doc ? toFile(doc) : null;
+  }
+
+  async replaceContent(id: string, whileBlob: string, content: ReplacedContent): Promise<StoredFile | null> {
+    const doc = await this.files.findOneAndUpdate(
+      { _id: id, blobKey: whileBlob, claim: { $exists: false } },
+      { $set: { ...content, updatedAt: new Date(content.updatedAt) }, $inc: { revision: 1 } },
+      { returnDocument: 'after' },
+    );
     return doc ? toFile(doc) : null;
   }
 

@@ -67,15 +67,20 @@ export class MongoTokenRepository implements TokenRepository {
     return doc ? toToken(doc) : null;
   }
 
-  async listByUser(userId: string, type: TokenType): Promise<Token[]> {
-    return (await this.tokens.find({ userId, type }).sort(BY_CREATED).toArray()).map(toToken);
+  async listByUser(userId: string, type: TokenType | readonly TokenType[]): Promise<Token[]> {
+    return (await this.tokens.find({ userId, type: typeFilter(type) }).sort(BY_CREATED).toArray()).map(toToken);
   }
 
   /** Served by the user_type_created index. */
-  async pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]> {
+  async pageByUser(
+    userId: string,
+    type: TokenType | readonly TokenType[],
+    after: CreatedKey | null,
+    limit: number,
+  ): Promise<Token[]> {
     // limit(0) would mean "no limit" to MongoDB.
     if (!(limit > 0)) return [];
-    const filter = { userId, type, ...afterCreated(after) } as Filter<TokenDoc>;
+    const filter = { userId, type: typeFilter(type), ...afterCreated(after) } as Filter<TokenDoc>;
     return (await this.tokens.find(filter).sort(BY_CREATED).limit(limit).toArray()).map(toToken);
   }
 
@@ -102,4 +107,9 @@ export class MongoTokenRepository implements TokenRepository {
     const filter: Filter<TokenDoc> = { _id: id, type: 'session', ...epoch };
     return (await this.tokens.updateOne(filter, { $set: { credentialsEpoch: to } })).modifiedCount === 1;
   }
+}
+
+/** One type, or any of several (the index on user, type and creation still serves it, merging the types' runs). */
+function typeFilter(type: TokenType | readonly TokenType[]): TokenType | { $in: TokenType[] } {
+  return typeof type === 'string' ? type : { $in: [...type] };
 }

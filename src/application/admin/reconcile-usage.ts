@@ -1,5 +1,5 @@
 import type { Usage } from '../../domain/index.js';
-import { assertAdmin, LIMIT_KINDS } from '../../domain/index.js';
+import { assertAdmin, LIMIT_KINDS, TOKEN_SCOPES } from '../../domain/index.js';
 import type { Core, UsageDrift } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 
@@ -48,7 +48,7 @@ export class ReconcileUsage implements Port {
       this.p.pastes.listByOwner(userId),
       this.p.collections.listByOwner(userId),
       this.p.shares.listByOwner(userId),
-      this.p.tokens.listByUser(userId, 'uploader'),
+      this.p.tokens.listByUser(userId, TOKEN_SCOPES),
       this.p.requests.listByOwner(userId),
     ]);
     const bytes = (items: { size: number }[]) => items.reduce((sum, item) => sum + item.size, 0);

@@ -2,7 +2,7 @@ import type { HeldAmounts, Ports } from '../ports/index.js';
 
 export type AccountDeps = Pick<
   Ports,
-  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'requests'
+  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'properties' | 'locks' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'requests'
 >;
 
 /**
@@ -17,6 +17,8 @@ export async function removeAccount(p: AccountDeps, userId: string): Promise<Awa
   await p.tokens.deleteByUser(userId);
   await p.passkeys.deleteByUser(userId);
   await p.secondFactors.deleteByUser(userId);
+  await p.locks.remove(userId);
+  await p.properties.remove(userId);
   // Its file requests first: their links stop taking files before anything else goes.
   for (const request of await p.requests.listByOwner(userId)) await p.requests.delete(request.id);
   for (const share of await p.shares.listByOwner(userId)) await p.shares.delete(share.id);

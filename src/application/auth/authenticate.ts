@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/index.js';
-import { isCurrentFor, isExpired, refreshedExpiry, unauthorized } from '../../domain/index.js';
+import { forbidden, isCurrentFor, isExpired, refreshedExpiry, unauthorized } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { sessionLifetime } from './issue-session.js';
@@ -9,7 +9,7 @@ type Port = Core['authenticate'];
 export class Authenticate implements Port {
   constructor(private readonly p: Pick<Ports, 'callers' | 'tokens' | 'secrets' | 'clock' | 'settings'>) {}
 
-  async execute({ token }: Parameters<Port['execute']>[0]): Promise<Actor> {
+  async execute({ token, dav = false }: Parameters<Port['execute']>[0]): Promise<Actor> {
     if (token === '') throw unauthorized();
     // The token and its user in one read: every authenticated request pays for it.
     const caller = await this.p.callers.findByTokenHash(this.p.secrets.hash(token));
@@ -34,6 +34,10 @@ export class Authenticate implements Port {
       // The session kept by its own password change, not re-stamped yet (the change is still writing, or died
       // first): finish the re-stamp, so a later change made from this session does not end it.
       await this.p.tokens.moveEpoch(stored.id, stored.credentialsEpoch, user.credentialsEpoch);
+    }
+    // A dav token opens WebDAV and nothing else; WebDAV takes nothing but it and the password (see SignInBasic).
+    if ((stored.type === 'dav') !== dav) {
+      throw forbidden(dav ? 'Only a dav token or the password signs in to WebDAV' : 'A dav token works only under /dav/');
     }
     // Idle expiry: use keeps a session alive. Written only now and then (see refreshedExpiry), with no read added.
     const later = refreshedExpiry(stored, now, lifetime);

@@ -13,10 +13,16 @@ export function fileContent(p: Pick<Ports, 'blobs'>, file: StoredFile): FileCont
     size: file.size,
     // A file's bytes never change and ids are never reused, so the id is a strong validator; the blob key would
     // do as well but is storage detail no client may see.
-    etag: `"${file.id}"`,
-    lastModified: file.createdAt,
+    // A replaced file (WebDAV PUT) has other bytes under the same id: its revision keeps the validator strong.
+    etag: etagOf(file),
+    lastModified: file.revision ? file.updatedAt : file.createdAt,
     disposition: isCodeType(file.mime) ? 'attachment' : dispositionFor(file.mime, file.name),
     active: isActiveContent(file.mime, file.name),
     open: (range) => p.blobs.read(file.blobKey, range),
   };
+}
+
+/** The file's strong validator: a replaced file (WebDAV PUT) has other bytes under the same id, and its revision. */
+export function etagOf(file: { id: string; revision?: number }): string {
+  return file.revision ? `"${file.id}-${file.revision}"` : `"${file.id}"`;
 }

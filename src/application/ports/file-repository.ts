@@ -11,6 +11,15 @@ export interface FilePatch {
   whileIn?: FolderRef;
 }
 
+/** The new bytes of a file whose content is replaced. */
+export interface ReplacedContent {
+  blobKey: string;
+  size: number;
+  mime: string;
+  charset: 'utf-8' | null;
+  updatedAt: Date;
+}
+
 /** `null` in a folder list means the owner's root. */
 export type FolderRef = string | null;
 
@@ -21,6 +30,11 @@ export interface FileRepository {
   findByIds(ids: readonly string[]): Promise<StoredFile[]>;
   /** Null when there is no such file (or it no longer sits in `patch.whileIn`, if given). */
   update(id: string, patch: FilePatch): Promise<StoredFile | null>;
+  /**
+   * Points the file at other bytes, in one conditional update: only while it still points at `whileBlob` and no
+   * removal claimed it. Its revision goes up by one. Null when that no longer holds (nothing changed then).
+   */
+  replaceContent(id: string, whileBlob: string, content: ReplacedContent): Promise<StoredFile | null>;
   /** Returns the deleted file, or null when it was already gone (so its counts are released exactly once). */
   delete(id: string): Promise<StoredFile | null>;
   /** Files directly in any of the folders, ordered by name (case-insensitive) then id, at most `limit`. */

@@ -24,6 +24,7 @@ import type { UploadSessionRepository } from './upload-session-repository.js';
 import type { UsageCounter } from './usage-counter.js';
 import type { UsageReports } from './usage-reports.js';
 import type { UserRepository } from './user-repository.js';
+import type { LockStore, PropertyStore } from './versioned-state.js';
 import type { WebAuthn } from './webauthn.js';
 import type { WebAuthnChallengeRepository } from './webauthn-challenges.js';
 
@@ -55,6 +56,7 @@ export * from './upload-session-repository.js';
 export * from './usage-counter.js';
 export * from './usage-reports.js';
 export * from './user-repository.js';
+export * from './versioned-state.js';
 export * from './webauthn.js';
 export * from './webauthn-challenges.js';
 
@@ -90,4 +92,8 @@ export interface Ports {
   pendingSignIns: PendingSignInRepository;
   /** Single sign-on's provider; when SSO is off, one that is never available. */
   identityProvider: IdentityProvider;
+  /** Properties clients store on items (WebDAV's dead properties). */
+  properties: PropertyStore;
+  /** Write locks clients hold (WebDAV's). */
+  locks: LockStore;
 }

@@ -7,10 +7,10 @@ export interface TokenRepository {
   insert(token: Token): Promise<void>;
   findByHash(hash: string): Promise<Token | null>;
   findById(id: string): Promise<Token | null>;
-  /** The user's tokens of one type, ordered by createdAt then id. */
-  listByUser(userId: string, type: TokenType): Promise<Token[]>;
+  /** The user's tokens of one type (or of any of several), ordered by createdAt then id. */
+  listByUser(userId: string, type: TokenType | readonly TokenType[]): Promise<Token[]>;
   /** One keyset page of the user's tokens of one type: by createdAt then id, strictly after `after` (null: start). */
-  pageByUser(userId: string, type: TokenType, after: CreatedKey | null, limit: number): Promise<Token[]>;
+  pageByUser(userId: string, type: TokenType | readonly TokenType[], after: CreatedKey | null, limit: number): Promise<Token[]>;
   delete(id: string): Promise<boolean>;
   /** Deletes the user's tokens (of one type, or all) except the one with id `keep`; returns how many went. */
   deleteByUser(userId: string, type?: TokenType, keep?: string): Promise<number>;

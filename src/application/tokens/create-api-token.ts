@@ -15,14 +15,14 @@ export class CreateApiToken implements Port {
   ) {}
 
   /** The secret is returned here and never again: only its hash is stored. */
-  async execute({ actor, name }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, name, scope = 'uploader' }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'token.create');
     const cleanName = requireName(name, 'name', TOKEN_NAME_MAX);
     const secret = this.p.secrets.newSecret();
     const token: Token = {
       id: this.p.ids.newId(),
       userId: actor.userId,
-      type: 'uploader',
+      type: scope,
       name: cleanName,
       hash: this.p.secrets.hash(secret),
       createdAt: this.p.clock.now(),

@@ -1,4 +1,4 @@
-import { assertMay } from '../../domain/index.js';
+import { assertMay, TOKEN_SCOPES } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { createdCursor, parseCreatedCursor } from '../paging/cursor.js';
 import { cut, pageSize } from '../paging/page-size.js';
@@ -15,7 +15,7 @@ export class ListApiTokens implements Port {
     assertMay(actor, 'token.list');
     const size = pageSize(limit);
     const after = parseCreatedCursor('tokens', cursor);
-    const { items, more } = cut(await this.p.tokens.pageByUser(actor.userId, 'uploader', after, size + 1), size);
+    const { items, more } = cut(await this.p.tokens.pageByUser(actor.userId, TOKEN_SCOPES, after, size + 1), size);
     return { items: items.map(tokenView), nextCursor: more ? createdCursor('tokens', items.at(-1)!) : null };
   }
 }

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Liveness and the persistence in use
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getHealth"];
         put?: never;
@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * This document
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiOpenapiJson"];
         put?: never;
@@ -49,7 +49,7 @@ export interface paths {
         };
         /**
          * The API reference page
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiDocs"];
         put?: never;
@@ -69,7 +69,7 @@ export interface paths {
         };
         /**
          * A script or style of the reference page
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiDocsName"];
         put?: never;
@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Log in: a session token, or MfaRequired for a user with a second factor
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthLogin"];
         delete?: never;
@@ -111,7 +111,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account (REGISTRATION=open)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthRegister"];
         delete?: never;
@@ -169,13 +169,13 @@ export interface paths {
         };
         /**
          * Who the browser is signed in as (null when no one)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiAuthSession"];
         put?: never;
         /**
          * Sign a browser in (or up, register: true): the session goes into an HttpOnly cookie, never into the answer
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthSession"];
         delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Finish a login with its mfaToken and a TOTP or recovery code, or a passkey: a session token
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthLoginMfa"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Finish a browser sign-in with its mfaToken and a code or a passkey: the session goes into the HttpOnly cookie
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthSessionMfa"];
         delete?: never;
@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Options to sign in with a passkey alone (navigator.credentials.get); answerable once within 5 minutes
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthPasskeyOptions"];
         delete?: never;
@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey alone: a session token, as a login
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthPasskeyLogin"];
         delete?: never;
@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a browser in with a passkey alone: the session goes into the HttpOnly cookie
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthSessionPasskey"];
         delete?: never;
@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Options to answer a sign-in's second step with one of the user's passkeys
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiAuthLoginMfaOptions"];
         delete?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * How people sign in here: the password form, and single sign-on (its label, whether the provider can be reached)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiAuthProviders"];
         put?: never;
@@ -525,7 +525,7 @@ export interface paths {
         };
         /**
          * Start a single sign-on: a redirect to the provider (a browser navigation)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiAuthOidcStart"];
         put?: never;
@@ -545,7 +545,7 @@ export interface paths {
         };
         /**
          * Where the provider sends the browser back: signs it in (the session cookie) or links the identity, then a redirect
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiAuthOidcCallback"];
         put?: never;
@@ -590,7 +590,7 @@ export interface paths {
         get: operations["getApiToken"];
         put?: never;
         /**
-         * Create an uploader (API) token
+         * Create an API token (uploader or dav scope)
          * @description A session token; an uploader (API) token is 403.
          */
         post: operations["postApiToken"];
@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (and share it with share=true)
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         post: operations["postApiFile"];
         delete?: never;
@@ -671,13 +671,13 @@ export interface paths {
         put?: never;
         /**
          * tus 1.0: start a resumable upload (creation; creation-with-upload with a body)
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         post: operations["postApiUploadTus"];
         delete?: never;
         /**
          * tus 1.0: discover the protocol, extensions and maximum size
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         options: operations["optionsApiUploadTus"];
         head?: never;
@@ -696,22 +696,22 @@ export interface paths {
         post?: never;
         /**
          * tus 1.0: end an unfinished upload (termination); its bytes and counts go
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         delete: operations["deleteApiUploadTusId"];
         /**
          * tus 1.0: discover the protocol
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         options: operations["optionsApiUploadTusId"];
         /**
          * tus 1.0: where an upload stands (resume from Upload-Offset)
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         head: operations["headApiUploadTusId"];
         /**
          * tus 1.0: append bytes at Upload-Offset; the last append makes the file
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         patch: operations["patchApiUploadTusId"];
         trace?: never;
@@ -907,7 +907,7 @@ export interface paths {
         put?: never;
         /**
          * Create a paste (and share it with share: true)
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         post: operations["postApiPaste"];
         delete?: never;
@@ -959,7 +959,7 @@ export interface paths {
         put?: never;
         /**
          * Share a file, folder, collection or paste
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         post: operations["postApiShare"];
         delete?: never;
@@ -977,7 +977,7 @@ export interface paths {
         };
         /**
          * A share (counts a view)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiShareId"];
         put?: never;
@@ -1005,7 +1005,7 @@ export interface paths {
         };
         /**
          * The bytes of a shared file or paste
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiShareIdContent"];
         put?: never;
@@ -1077,7 +1077,7 @@ export interface paths {
         };
         /**
          * What a file request asks for (for uploaders; no credential)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getApiRequestIdPublic"];
         put?: never;
@@ -1099,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * Send a file to a file request (no credential)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postApiRequestIdFile"];
         delete?: never;
@@ -1137,7 +1137,7 @@ export interface paths {
         };
         /**
          * Your usage and limits
-         * @description A session token or an uploader (API) token.
+         * @description A session token or an uploader (API) token; a dav token is 403.
          */
         get: operations["getApiUsageStats"];
         put?: never;
@@ -1209,7 +1209,7 @@ export interface paths {
         };
         /**
          * An asset of the web front end
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getAssetsName"];
         put?: never;
@@ -1271,7 +1271,7 @@ export interface paths {
         put?: never;
         /**
          * Unlock a protected share for its page: the share (counts a view) and a grant cookie
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postSIdUnlock"];
         delete?: never;
@@ -1431,7 +1431,7 @@ export interface paths {
         put?: never;
         /**
          * Unlock a protected file request for its page: what it asks for, and a grant cookie
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         post: operations["postRIdUnlock"];
         delete?: never;
@@ -1469,7 +1469,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["get"];
         put?: never;
@@ -1489,7 +1489,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getFilesFolderId"];
         put?: never;
@@ -1509,7 +1509,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getShares"];
         put?: never;
@@ -1529,7 +1529,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getPastes"];
         put?: never;
@@ -1549,7 +1549,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getRequests"];
         put?: never;
@@ -1569,7 +1569,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getCollections"];
         put?: never;
@@ -1589,7 +1589,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getCollectionsId"];
         put?: never;
@@ -1609,7 +1609,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getUsage"];
         put?: never;
@@ -1629,7 +1629,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getTokens"];
         put?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getAccount"];
         put?: never;
@@ -1669,7 +1669,7 @@ export interface paths {
         };
         /**
          * A page of the dashboard (the front end's shell)
-         * @description Public; a token that is sent must be valid.
+         * @description Public; a token that is sent must be valid (a dav token is 403).
          */
         get: operations["getAdmin"];
         put?: never;
@@ -2099,12 +2099,22 @@ export interface components {
         Token: {
             id: string;
             name: string;
+            /**
+             * @description `uploader`: the upload routes of the API; `dav`: WebDAV at /dav/ only (HTTP Basic, the token as password)
+             * @enum {string}
+             */
+            scope: "uploader" | "dav";
             /** @description ISO 8601, UTC, with milliseconds */
             createdAt: string;
         };
         CreatedToken: {
             id: string;
             name: string;
+            /**
+             * @description `uploader`: the upload routes of the API; `dav`: WebDAV at /dav/ only (HTTP Basic, the token as password)
+             * @enum {string}
+             */
+            scope: "uploader" | "dav";
             /** @description ISO 8601, UTC, with milliseconds */
             createdAt: string;
             token: string;
@@ -2254,6 +2264,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -2281,6 +2300,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error: internal */
@@ -2312,6 +2340,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -2341,6 +2378,15 @@ export interface operations {
                 };
                 content: {
                     "*/*": string;
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Error: not_found */
@@ -2648,6 +2694,15 @@ export interface operations {
                 headers: {
                     /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3299,6 +3354,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: conflict */
             409: {
                 headers: {
@@ -3894,6 +3958,15 @@ export interface operations {
                     "application/json": components["schemas"]["PasskeyRequestOptions"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: conflict */
             409: {
                 headers: {
@@ -3980,6 +4053,15 @@ export interface operations {
                 headers: {
                     /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,6 +4262,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: conflict */
             409: {
                 headers: {
@@ -4227,6 +4318,15 @@ export interface operations {
                     "application/json": components["schemas"]["Providers"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -4260,6 +4360,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {
@@ -4297,6 +4406,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {
@@ -4439,6 +4557,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /**
+                     * @default uploader
+                     * @enum {string}
+                     */
+                    scope?: "uploader" | "dav";
                 };
             };
         };
@@ -4986,6 +5109,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -5129,6 +5261,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {
@@ -7410,6 +7551,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: not_found */
             404: {
                 headers: {
@@ -7673,6 +7823,15 @@ export interface operations {
                 headers: {
                     /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8157,6 +8316,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: not_found */
             404: {
                 headers: {
@@ -8427,6 +8595,15 @@ export interface operations {
                 headers: {
                     /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8855,6 +9032,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: not_found */
             404: {
                 headers: {
@@ -9052,6 +9238,15 @@ export interface operations {
                 headers: {
                     /** @description `Token, Bearer`: either scheme carries a token */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9824,6 +10019,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: not_found */
             404: {
                 headers: {
@@ -10096,6 +10300,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10143,6 +10356,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10187,6 +10409,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {
@@ -10233,6 +10464,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10278,6 +10518,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10322,6 +10571,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {
@@ -10370,6 +10628,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10414,6 +10681,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {
@@ -10460,6 +10736,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10505,6 +10790,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: internal */
             500: {
                 headers: {
@@ -10549,6 +10843,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: internal */
             500: {

@@ -219,7 +219,7 @@ export const api = {
   usage: () => unwrap(client.GET('/api/usage/stats')),
 
   tokens: () => allPages((cursor) => client.GET('/api/token', { params: { query: { limit: PAGE, cursor } } })),
-  createToken: (name: string) => unwrap(client.POST('/api/token', { body: { name } })),
+  createToken: (name: string, scope: 'uploader' | 'dav' = 'uploader') => unwrap(client.POST('/api/token', { body: { name, scope } })),
   deleteToken: (id: string) => unwrap(client.DELETE('/api/token/{id}', path(id))),
   sharexConfig: (name: string) => unwrap(client.POST('/api/token/sharex', { body: { name } })),
 

@@ -25,10 +25,19 @@ function NewToken({ created }: { created: CreatedTokenView }) {
         after you leave this page.
       </p>
       <CopyField value={created.token} label="New token" button="Copy token" />
-      <p>Upload from a shell:</p>
-      <pre>
-        <code>{`curl -H "Authorization: token ${created.token}" -F file=@photo.jpg ${location.origin}/api/file`}</code>
-      </pre>
+      {created.scope === 'dav' ? (
+        <p>
+          Mount <code>{`${location.origin}/dav/`}</code> as a WebDAV drive: your user name, and this token as the
+          password.
+        </p>
+      ) : (
+        <>
+          <p>Upload from a shell:</p>
+          <pre>
+            <code>{`curl -H "Authorization: token ${created.token}" -F file=@photo.jpg ${location.origin}/api/file`}</code>
+          </pre>
+        </>
+      )}
     </div>
   );
 }
@@ -78,11 +87,12 @@ export function TokensPage() {
   const { data: tokens, error, run, reload } = usePageData('API tokens', api.tokens);
   const [created, setCreated] = useState<CreatedTokenView | null>(null);
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<'uploader' | 'dav'>('uploader');
 
   const create = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      setCreated(await api.createToken(name));
+      setCreated(await api.createToken(name, scope));
       setName('');
       await reload();
     });
@@ -91,11 +101,21 @@ export function TokensPage() {
   return (
     <>
       <Section title="API tokens">
-        <p>Uploader tokens for scripts and other clients: they may upload, paste, share and read usage.</p>
+        <p>
+          Uploader tokens for scripts and other clients: they may upload, paste, share and read usage. WebDAV tokens
+          open your folders and files as a drive at <code>/dav/</code>, and nothing else.
+        </p>
         <form class="row" onSubmit={create}>
           <label>
             Name
             <input value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} required />
+          </label>
+          <label>
+            Kind
+            <select value={scope} onChange={(e) => setScope(e.currentTarget.value as 'uploader' | 'dav')}>
+              <option value="uploader">Uploader</option>
+              <option value="dav">WebDAV drive</option>
+            </select>
           </label>
           <button type="submit" class="primary">
             Create token
@@ -108,7 +128,10 @@ export function TokensPage() {
           {tokens?.map((token) => (
             <li key={token.id} class="row spread">
               <span>
-                <strong>{token.name}</strong> <span class="muted">created {formatDate(token.createdAt)}</span>
+                <strong>{token.name}</strong>{' '}
+                <span class="muted">
+                  {token.scope === 'dav' ? 'WebDAV' : 'uploader'}, created {formatDate(token.createdAt)}
+                </span>
               </span>
               <ConfirmButton
                 label="Revoke"

@@ -35,9 +35,9 @@ const TOKEN_TYPES: Record<Access, string[]> = {
 };
 
 const ACCESS_TEXT: Record<Access, string> = {
-  public: 'Public; a token that is sent must be valid.',
+  public: 'Public; a token that is sent must be valid (a dav token is 403).',
   session: 'A session token; an uploader (API) token is 403.',
-  'session-or-uploader': 'A session token or an uploader (API) token.',
+  'session-or-uploader': 'A session token or an uploader (API) token; a dav token is 403.',
   admin: "An admin's session token.",
   'session-or-share': 'A session token, or instead `X-Share-Id` (and `X-Share-Password`) of a share that reaches it.',
   'share-page':
@@ -211,7 +211,9 @@ function failure(status: number, op: Operation): Json {
 function operation(op: Operation): Json {
   const responses: Json = {};
   for (const answer of op.ok) responses[String(answer.status)] = success(answer, op);
-  for (const status of [...new Set([...op.errors, 500])].sort((a, b) => a - b)) {
+  // A dav token (WebDAV's) is forbidden wherever the API takes a token.
+  const davRefused = op.access === 'share-page' || op.access === 'request-page' ? [] : [403];
+  for (const status of [...new Set([...op.errors, ...davRefused, 500])].sort((a, b) => a - b)) {
     responses[String(status)] = failure(status, op);
   }
   const out: Json = {

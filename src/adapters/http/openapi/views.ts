@@ -314,12 +314,16 @@ export const Session = z
       'Who the browser session belongs to (null when signed out), whether anyone may register, and the persistence',
   });
 
+const scope = z
+  .enum(['uploader', 'dav'])
+  .describe('`uploader`: the upload routes of the API; `dav`: WebDAV at /dav/ only (HTTP Basic, the token as password)');
+
 export const Token = z
-  .object({ id: z.string(), name: z.string(), createdAt: time })
+  .object({ id: z.string(), name: z.string(), scope, createdAt: time })
   .register(components, { id: 'Token' });
 
 export const CreatedToken = z
-  .object({ id: z.string(), name: z.string(), createdAt: time, token: z.string() })
+  .object({ id: z.string(), name: z.string(), scope, createdAt: time, token: z.string() })
   .register(components, { id: 'CreatedToken', description: 'The secret is shown only in this answer' });
 
 export const SharexConfig = z

@@ -5,29 +5,29 @@ import { contentDispositionOf } from '../responses/content-disposition.js';
 import { publicBase } from '../server/public-url.js';
 import { sharexConfig } from '../responses/sharex-config.js';
 import { linkNext, pageQuery, parsePage } from './paging.js';
-import { parse, parseId, tokenCreateBody } from '../validation.js';
+import { parse, parseId, sharexTokenBody, tokenCreateBody } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteTable } from './route-table.js';
 
 export function tokenRoutes(routes: RouteTable, { core, auth, options }: RouteDeps): void {
   routes.add(
-    { method: 'post', path: '/api/token', tag: 'tokens', summary: 'Create an uploader (API) token', access: 'session', json: tokenCreateBody, ok: one('CreatedToken', 201), errors: [400, 401, 403, 413] },
+    { method: 'post', path: '/api/token', tag: 'tokens', summary: 'Create an API token (uploader or dav scope)', access: 'session', json: tokenCreateBody, ok: one('CreatedToken', 201), errors: [400, 401, 403, 413] },
     auth.required,
     jsonBody(),
     async (ctx) => {
-      const { name } = parse(tokenCreateBody, ctx.request.body);
-      ctx.body = await core.createApiToken.execute({ actor: actorOf(ctx), name });
+      const { name, scope } = parse(tokenCreateBody, ctx.request.body);
+      ctx.body = await core.createApiToken.execute({ actor: actorOf(ctx), name, scope });
       ctx.status = 201;
     },
   );
 
   // A new uploader token, handed out inside a ShareX config: the one answer besides POST /api/token with its secret.
   routes.add(
-    { method: 'post', path: '/api/token/sharex', tag: 'tokens', summary: 'Create an uploader token inside a ShareX config', access: 'session', json: tokenCreateBody, ok: one('SharexConfig', 201), errors: [400, 401, 403, 413] },
+    { method: 'post', path: '/api/token/sharex', tag: 'tokens', summary: 'Create an uploader token inside a ShareX config', access: 'session', json: sharexTokenBody, ok: one('SharexConfig', 201), errors: [400, 401, 403, 413] },
     auth.required,
     jsonBody(),
     async (ctx) => {
-      const { name } = parse(tokenCreateBody, ctx.request.body);
+      const { name } = parse(sharexTokenBody, ctx.request.body);
       const created = await core.createApiToken.execute({ actor: actorOf(ctx), name });
       const base = publicBase(ctx, options.publicUrl);
       ctx.set('Content-Disposition', contentDispositionOf(`${sxcuName(name)}.sxcu`, 'attachment'));
