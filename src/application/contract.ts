@@ -371,6 +371,8 @@ export interface Core {
       deliver?: (file: FileView) => Promise<boolean>;
       /** Shares the file in the same request (one-request upload and share); the answer then carries its shareId. */
       share?: ShareOptions | null;
+      /** End-to-end encrypted: the sealed metadata object; the file is then named `encrypted-{id}`, typed octet-stream. */
+      encryptedMetadata?: string | null;
     },
     FileView
   >;
@@ -388,6 +390,7 @@ export interface Core {
       filename: string;
       mime: string | undefined;
       share?: ShareOptions | null;
+      encryptedMetadata?: string | null;
     },
     ResumableUploadState
   >;

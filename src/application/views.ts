@@ -29,6 +29,9 @@ export interface FileView {
   shareId: string | null;
   /** How it came, when someone sent it through a file request (its owner sees it; readers through a share do not). */
   request: ReceivedView | null;
+  /** Only on an end-to-end encrypted file: the flag, and its sealed metadata object for the key holder to open. */
+  encrypted?: true;
+  encryptedMetadata?: string;
 }
 
 /** Who sent a file through a file request, and when. */
@@ -91,7 +94,7 @@ export interface ShareView {
   state: ShareState;
   protected: boolean;
   owner: { id: string; username: string };
-  file?: { id: string; name: string; size: string; mime: string };
+  file?: { id: string; name: string; size: string; mime: string; encrypted?: true; encryptedMetadata?: string };
   folder?: { id: string; name: string; fileCount: number; folderCount: number };
   collection?: { id: string; name: string; fileCount: number };
   paste?: { id: string; name: string; type: string; content: string };
@@ -230,7 +233,13 @@ export function fileView(file: StoredFile, shareId: string | null): FileView {
     updatedAt: iso(file.updatedAt),
     shareId,
     request: file.request ? receivedView(file.request) : null,
+    ...encryptedFields(file),
   };
+}
+
+/** The fields an end-to-end encrypted file adds to its views; none on any other file. */
+export function encryptedFields(file: StoredFile): { encrypted?: true; encryptedMetadata?: string } {
+  return file.encryptedMetadata ? { encrypted: true, encryptedMetadata: file.encryptedMetadata } : {};
 }
 
 function receivedView(from: NonNullable<StoredFile['request']>): ReceivedView {

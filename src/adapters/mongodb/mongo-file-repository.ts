@@ -21,6 +21,8 @@ interface FileDoc {
   charset?: 'utf-8' | null;
   /** Only on files received through a file request. */
   request?: ReceivedFrom;
+  /** Only on end-to-end encrypted files: their sealed metadata object. */
+  encryptedMetadata?: string;
   createdAt: Date;
   updatedAt: Date;
   /** The removal that claimed the file (indexed, sparse): set once, so only that removal counts it. */
@@ -40,6 +42,7 @@ function toDoc(file: StoredFile): FileDoc {
     uploaderTokenId: file.uploaderTokenId,
     charset: file.charset,
     ...(file.request ? { request: { ...file.request, receivedAt: new Date(file.request.receivedAt) } } : {}),
+    ...(file.encryptedMetadata ? { encryptedMetadata: file.encryptedMetadata } : {}),
     createdAt: new Date(file.createdAt),
     updatedAt: new Date(file.updatedAt),
   };
@@ -57,6 +60,7 @@ function toFile(doc: FileDoc): StoredFile {
     uploaderTokenId: doc.uploaderTokenId ?? null,
     charset: doc.charset ?? null,
     ...(doc.request ? { request: { ...doc.request, receivedAt: new Date(doc.request.receivedAt) } } : {}),
+    ...(doc.encryptedMetadata ? { encryptedMetadata: doc.encryptedMetadata } : {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };

@@ -1706,6 +1706,13 @@ export interface components {
                 /** @description ISO 8601, UTC, with milliseconds */
                 receivedAt: string;
             } | null;
+            /**
+             * @description present, true, only on an end-to-end encrypted file
+             * @constant
+             */
+            encrypted?: true;
+            /** @description with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link */
+            encryptedMetadata?: string;
             url?: string;
         };
         Folder: {
@@ -1746,6 +1753,13 @@ export interface components {
                 /** @description ISO 8601, UTC, with milliseconds */
                 receivedAt: string;
             } | null;
+            /**
+             * @description present, true, only on an end-to-end encrypted file
+             * @constant
+             */
+            encrypted?: true;
+            /** @description with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link */
+            encryptedMetadata?: string;
             url?: string;
             /** @description the folders that hold the hit, from the top level down; empty at the top level */
             path: {
@@ -1838,6 +1852,13 @@ export interface components {
                 /** @description a decimal string of bytes */
                 size: string;
                 mime: string;
+                /**
+                 * @description present, true, only on an end-to-end encrypted file
+                 * @constant
+                 */
+                encrypted?: true;
+                /** @description with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link */
+                encryptedMetadata?: string;
             };
             folder?: {
                 id: string;
@@ -4661,6 +4682,7 @@ export interface operations {
                     expiresAt?: string;
                     maxViews?: string;
                     maxDownloads?: string;
+                    encryptedMetadata?: string;
                     file: string;
                 };
             };
@@ -4761,7 +4783,7 @@ export interface operations {
                 "Tus-Resumable": string;
                 /** @description The whole upload's size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403) */
                 "Upload-Length": number;
-                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload's fields); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored */
+                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads, encryptedMetadata (as the multipart upload's fields; with encryptedMetadata the upload is end-to-end encrypted and filename and filetype are not kept); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored */
                 "Upload-Metadata"?: string;
                 /** @description With requestId: the password of a protected file request */
                 "X-Request-Password"?: string;
