@@ -32,8 +32,11 @@ export function cipherLength(plainLength: number, rs = RECORD_SIZE): number {
   return HEADER + plainLength + records * (TAG + 1);
 }
 
+/** CryptoKey, named so in the DOM's types and in Node's alike. */
+type AesKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
+
 interface RecordKeys {
-  key: CryptoKey;
+  key: AesKey;
   nonceBase: Bytes;
 }
 

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
+import { makeHttp, type HttpTest } from '../support/http.js';
+import { solidPng } from '../support/media.js';
+import { tempDir } from '../support/temp.js';
+
+if (!chromiumFound) console.log(ENABLE_HINT);
+
+const COMMAND = fileURLToPath(new URL('../../bin/coffer-e2e.mjs', import.meta.url));
+const BIG = 200 * 1024 * 1024;
+
+/** Uploads a file with the coffer-e2e command (the same codec as the pages): the link with its key. */
+function cliUpload(server: string, token: string, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [COMMAND, 'upload', path, '--server', server, '--token', token], (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout.trim()),
+    );
+  });
+}
+
+const sha256 = (path: string) =>
+  new Promise<string>((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path).on('data', (chunk) => hash.update(chunk)).on('end', () => resolve(hash.digest('hex'))).on('error', reject);
+  });
+
+/** `size` random bytes written to `path` a MiB at a time; their SHA-256. */
+async function randomFile(path: string, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  await new Promise<void>((resolve, reject) => {
+    const out = createWriteStream(path).on('error', reject).on('finish', resolve);
+    let left = size;
+    const more = () => {
+      while (left > 0) {
+        const piece = randomBytes(Math.min(left, 1024 * 1024));
+        left -= piece.length;
+        hash.update(piece);
+        if (!out.write(piece)) return void out.once('drain', more);
+      }
+      out.end();
+    };
+    more();
+  });
+  return hash.digest('hex');
+}
+
+describe.skipIf(!chromiumFound)('end-to-end encrypted shares in Chromium', () => {
+  let t: HttpTest;
+  let browser: Browser;
+  let token: string;
+  const dir = tempDir('e2e-browser');
+
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([
+      makeHttp({ blobs: 'fs', maxUploadBytes: 300 * 1024 * 1024, limits: { storage: 1024 ** 3 } }),
+      launchChromium(),
+    ]);
+    token = await t.userToken('alice');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('a fresh context opens the link: the real name, the image decrypted; without its key, a sentence', async () => {
+    writeFileSync(join(dir, 'holiday-photo.png'), solidPng(64, 48, [200, 30, 40]));
+    const link = await cliUpload(t.url, token, join(dir, 'holiday-photo.png'));
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'holiday-photo.png' }).waitFor();
+    const image = page.getByRole('img', { name: 'Preview of holiday-photo.png' });
+    await image.waitFor();
+    await page.waitForFunction(() => (document.querySelector('img.preview-image') as HTMLImageElement | null)?.naturalWidth === 64);
+    // The decrypted picture's own pixel, read back: red, as encoded.
+    const pixel = await image.evaluate((img: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(img, 0, 0);
+      return [...context.getImageData(10, 10, 1, 1).data];
+    });
+    expect(pixel).toEqual([200, 30, 40, 255]);
+    await page.screenshot({ path: screenshotPath('e2e-share-image'), fullPage: true });
+    assertClean();
+
+    const bare = await watchedPage(browser);
+    await bare.page.goto(link.split('#')[0]!);
+    await bare.page.getByRole('alert').filter({ hasText: 'this link has no key' }).waitFor();
+    expect(await bare.page.getByRole('heading').first().textContent()).toBe('Encrypted file');
+    await bare.page.screenshot({ path: screenshotPath('e2e-share-no-key'), fullPage: true });
+    bare.assertClean();
+
+    const wrong = await watchedPage(browser);
+    await wrong.page.goto(`${link.split('#')[0]!}#k=${'A'.repeat(22)}`);
+    await wrong.page.getByRole('alert').filter({ hasText: 'does not open this file' }).waitFor();
+    wrong.assertClean();
+  });
+
+  it('200 MB downloads through the service worker byte-exact while the page holds none of it', { timeout: 300_000 }, async () => {
+    const source = join(dir, 'big-archive.bin');
+    const expected = await randomFile(source, BIG);
+    const link = await cliUpload(t.url, token, source);
+    const { page, assertClean } = await watchedPage(browser);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'big-archive.bin' }).waitFor();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const heap = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      return metrics.find((m) => m.name === 'JSHeapUsedSize')!.value;
+    };
+    const before = await heap();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('big-archive.bin');
+    const saved = join(dir, 'saved.bin');
+    // Sampled while the bytes stream, and after.
+    let peak = before;
+    const sampling = setInterval(() => void heap().then((h) => (peak = Math.max(peak, h)), () => {}), 200);
+    await download.saveAs(saved);
+    clearInterval(sampling);
+    peak = Math.max(peak, await heap());
+    expect(await download.failure()).toBeNull();
+    expect(await sha256(saved)).toBe(expected);
+    expect(peak - before).toBeLessThan(32 * 1024 * 1024);
+    assertClean();
+  });
+});
