@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFound, ENABLE_HINT, launchChromium, screenshotPath, watchedPage } from '../support/browser.js';
+import { signInThroughPage } from '../support/dashboard.js';
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { solidPng } from '../support/media.js';
 import { tempDir } from '../support/temp.js';
@@ -101,6 +102,42 @@ describe.skipIf(!chromiumFound)('end-to-end encrypted shares in Chromium', () =>
     await wrong.page.goto(`${link.split('#')[0]!}#k=${'A'.repeat(22)}`);
     await wrong.page.getByRole('alert').filter({ hasText: 'does not open this file' }).waitFor();
     wrong.assertClean();
+  });
+
+  it('the dashboard encrypts while it uploads, gives the link with its key, and keeps the key in this browser', async () => {
+    await t.user('bob');
+    const path = join(dir, 'team-picture.png');
+    writeFileSync(path, solidPng(40, 30, [20, 160, 60]));
+    const owner = await watchedPage(browser);
+    await signInThroughPage(owner.page, t.url, 'bob', 'bob-password');
+    await owner.page.getByLabel('Encrypt end to end').check();
+    await owner.page.getByLabel('Upload files').setInputFiles(path);
+    const linkBox = owner.page.getByLabel('Link with key of team-picture.png');
+    await linkBox.waitFor({ timeout: 15_000 });
+    const link = await linkBox.inputValue();
+    expect(link).toMatch(new RegExp(`^${t.url}/s/[A-Za-z0-9_-]{22}#k=[A-Za-z0-9_-]{22}$`));
+    await owner.page.screenshot({ path: screenshotPath('e2e-dashboard-upload'), fullPage: true });
+
+    // The server holds ciphertext under a placeholder name; the real name is nowhere in its records.
+    const shareId = new URL(link).pathname.split('/').pop()!;
+    const stored = (await t.ports.files.findById((await t.ports.shares.findById(shareId))!.itemId))!;
+    expect(stored).toMatchObject({ name: `encrypted-${stored.id}`, mime: 'application/octet-stream' });
+    expect(JSON.stringify(stored)).not.toContain('team-picture');
+
+    // The owner's browser kept the key: the file's actions offer the same link again.
+    await owner.page.reload();
+    await owner.page.getByRole('button', { name: `Actions for encrypted-${stored.id}` }).click();
+    const again = owner.page.getByLabel(`Link with key of encrypted-${stored.id}`);
+    await again.waitFor({ timeout: 10_000 });
+    expect(await again.inputValue()).toBe(link);
+    owner.assertClean();
+
+    // Another browser context opens the link and sees the picture decrypted.
+    const visitor = await watchedPage(browser);
+    await visitor.page.goto(link);
+    await visitor.page.getByRole('heading', { name: 'team-picture.png' }).waitFor();
+    await visitor.page.waitForFunction(() => (document.querySelector('img.preview-image') as HTMLImageElement | null)?.naturalWidth === 40);
+    visitor.assertClean();
   });
 
   it('200 MB downloads through the service worker byte-exact while the page holds none of it', { timeout: 300_000 }, async () => {
