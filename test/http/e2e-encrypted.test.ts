@@ -28,8 +28,12 @@ function databaseText(root: unknown): string {
     if (typeof value !== 'object' || seen.has(value)) return;
     seen.add(value);
     if (value instanceof Uint8Array) return void out.push(Buffer.from(value).toString('latin1'));
-    if (value instanceof Map) for (const [k, v] of value) (walk(k), walk(v));
-    else if (value instanceof Set || Array.isArray(value)) for (const v of value) walk(v);
+    if (value instanceof Map) {
+      for (const [k, v] of value) {
+        walk(k);
+        walk(v);
+      }
+    } else if (value instanceof Set || Array.isArray(value)) for (const v of value) walk(v);
     else for (const key of Object.getOwnPropertyNames(value)) walk((value as Record<string, unknown>)[key]);
   };
   walk(root);

@@ -50,6 +50,9 @@ scope.addEventListener('fetch', (event) => {
 });
 
 const CONTENT_RANGE_START = /^bytes=0-(\d+)$/;
+/** The types a preview shows as themselves (pictures, players); the type is the uploader's word, so nothing else is. */
+const PASSIVE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[a-z0-9.+-]+|audio\/[a-z0-9.+-]+)$/;
+const inlineType = (type: string) => (PASSIVE.test(type) ? type : 'text/plain; charset=utf-8');
 
 async function answer(
   shareId: string,
@@ -62,8 +65,10 @@ async function answer(
   if (!cipher.ok || !cipher.body) return new Response(null, { status: cipher.status });
   let plain = cipher.body.pipeThrough(decryptStream(key));
   const headers = new Headers({
-    'Content-Type': use === 'inline' ? metadata.type : 'application/octet-stream',
+    'Content-Type': use === 'inline' ? inlineType(metadata.type) : 'application/octet-stream',
     'Content-Disposition': `${use === 'inline' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(metadata.name)}`,
+    // As the server's own content answers: opened on its own, nothing in it runs as our origin.
+    'Content-Security-Policy': "default-src 'none'; sandbox",
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
   });
