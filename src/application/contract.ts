@@ -430,7 +430,7 @@ export interface Core {
   // pastes
   /** `share` shares the paste in the same request, as `uploadFile` does. */
   createPaste: UseCase<
-    { actor: Actor; name?: string; type?: string; content: string; share?: ShareOptions | null },
+    { actor: Actor; name?: string; type?: string; content: string; share?: ShareOptions | null; encrypted?: boolean },
     PasteView
   >;
   listPastes: UseCase<{ actor: Actor } & PageRequest, Page<PasteView>>;

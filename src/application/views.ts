@@ -78,6 +78,8 @@ export interface PasteView {
   createdAt: string;
   updatedAt: string;
   shareId: string | null;
+  /** Only on an end-to-end encrypted paste: `content` is then base64url ciphertext. */
+  encrypted?: true;
 }
 
 /** A share as the core hands it out; the HTTP adapter adds its `url` (it knows the public base). */
@@ -97,7 +99,7 @@ export interface ShareView {
   file?: { id: string; name: string; size: string; mime: string; encrypted?: true; encryptedMetadata?: string };
   folder?: { id: string; name: string; fileCount: number; folderCount: number };
   collection?: { id: string; name: string; fileCount: number };
-  paste?: { id: string; name: string; type: string; content: string };
+  paste?: { id: string; name: string; type: string; content: string; encrypted?: true };
 }
 
 export interface LoginResult {
@@ -289,6 +291,7 @@ export function pasteView(paste: Paste, shareId: string | null): PasteView {
     createdAt: iso(paste.createdAt),
     updatedAt: iso(paste.updatedAt),
     shareId,
+    ...(paste.encrypted ? { encrypted: true as const } : {}),
   };
 }
 

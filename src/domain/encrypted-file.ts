@@ -4,6 +4,14 @@ import { badRequest } from './errors.js';
 export const ENCRYPTED_METADATA_MAX = 4096;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
+/** An encrypted paste's content: base64url of its aes128gcm message, which the server cannot open. */
+export function checkEncryptedContent(value: string): string {
+  if (!BASE64URL.test(value) || value.length % 4 === 1) {
+    throw badRequest('An encrypted paste\'s content must be base64url', { field: 'content' });
+  }
+  return value;
+}
+
 /** The name an encrypted file carries where a name must be: the real one is in its sealed metadata only. */
 export const encryptedName = (id: string) => `encrypted-${id}`;
 

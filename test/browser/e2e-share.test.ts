@@ -51,6 +51,18 @@ async function randomFile(path: string, size: number): Promise<string> {
   return hash.digest('hex');
 }
 
+// Run in the page (as text: this file is compiled without the DOM's types).
+const NATURAL_WIDTH = `(width) => document.querySelector('img.preview-image')?.naturalWidth === width`;
+const PIXEL = `(() => {
+  const img = document.querySelector('img.preview-image');
+  const canvas = document.createElement('canvas');
+  canvas.width = img.naturalWidth;
+  canvas.height = img.naturalHeight;
+  const context = canvas.getContext('2d');
+  context.drawImage(img, 0, 0);
+  return [...context.getImageData(10, 10, 1, 1).data];
+})()`;
+
 describe.skipIf(!chromiumFound)('end-to-end encrypted shares in Chromium', () => {
   let t: HttpTest;
   let browser: Browser;
@@ -77,16 +89,9 @@ describe.skipIf(!chromiumFound)('end-to-end encrypted shares in Chromium', () =>
     await page.getByRole('heading', { name: 'holiday-photo.png' }).waitFor();
     const image = page.getByRole('img', { name: 'Preview of holiday-photo.png' });
     await image.waitFor();
-    await page.waitForFunction(() => (document.querySelector('img.preview-image') as HTMLImageElement | null)?.naturalWidth === 64);
+    await page.waitForFunction(NATURAL_WIDTH, 64);
     // The decrypted picture's own pixel, read back: red, as encoded.
-    const pixel = await image.evaluate((img: HTMLImageElement) => {
-      const canvas = document.createElement('canvas');
-      canvas.width = img.naturalWidth;
-      canvas.height = img.naturalHeight;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(img, 0, 0);
-      return [...context.getImageData(10, 10, 1, 1).data];
-    });
+    const pixel = await page.evaluate(PIXEL);
     expect(pixel).toEqual([200, 30, 40, 255]);
     await page.screenshot({ path: screenshotPath('e2e-share-image'), fullPage: true });
     assertClean();
@@ -136,7 +141,31 @@ describe.skipIf(!chromiumFound)('end-to-end encrypted shares in Chromium', () =>
     const visitor = await watchedPage(browser);
     await visitor.page.goto(link);
     await visitor.page.getByRole('heading', { name: 'team-picture.png' }).waitFor();
-    await visitor.page.waitForFunction(() => (document.querySelector('img.preview-image') as HTMLImageElement | null)?.naturalWidth === 40);
+    await visitor.page.waitForFunction(NATURAL_WIDTH, 40);
+    visitor.assertClean();
+  });
+
+  it('an encrypted paste from the dashboard reads on the share page, and only there', async () => {
+    await t.user('carol');
+    const owner = await watchedPage(browser);
+    await signInThroughPage(owner.page, t.url, 'carol', 'carol-password');
+    await owner.page.getByRole('link', { name: 'Pastes' }).click();
+    await owner.page.getByLabel('Name').fill('deploy notes');
+    await owner.page.getByLabel('Content').fill('rotate the keys on Tuesday');
+    await owner.page.getByLabel(/Encrypt end to end/).check();
+    await owner.page.getByRole('button', { name: 'Save paste' }).click();
+    const linkBox = owner.page.getByLabel(/^Link with key of encrypted-/);
+    await linkBox.waitFor({ timeout: 10_000 });
+    const link = await linkBox.inputValue();
+    expect(link).toMatch(/\/s\/[A-Za-z0-9_-]{22}#k=[A-Za-z0-9_-]{22}$/);
+    expect(await owner.page.content()).not.toContain('rotate the keys');
+    owner.assertClean();
+
+    const visitor = await watchedPage(browser);
+    await visitor.page.goto(link);
+    await visitor.page.getByRole('heading', { name: 'deploy notes' }).waitFor();
+    await visitor.page.getByText('rotate the keys on Tuesday').waitFor();
+    await visitor.page.screenshot({ path: screenshotPath('e2e-share-paste'), fullPage: true });
     visitor.assertClean();
   });
 

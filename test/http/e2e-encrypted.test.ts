@@ -168,3 +168,32 @@ describe('end-to-end encrypted files', () => {
     expect(databaseText(app.ports)).not.toContain('encrypted-');
   });
 });
+
+describe('end-to-end encrypted pastes', () => {
+  it('are stored as ciphertext under a placeholder name, shared, read with the key, never edited', async () => {
+    const { sealPaste, openPaste } = await import('../../web/src/common/e2e/paste.js');
+    const app = (t = await makeHttp());
+    const token = await app.userToken('alice');
+    const key = newFileKey();
+    const content = await sealPaste(key, { name: 'launch-codes', type: 'markdown', content: PLAIN });
+    const made = await app.request('POST', '/api/paste', { token, json: { content, encrypted: true, share: true } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name: `encrypted-${made.body.id}`, type: 'text', content, encrypted: true });
+    const share = await app.request('GET', `/api/share/${made.body.shareId}`);
+    expect(share.body.paste).toMatchObject({ encrypted: true, content });
+    expect(await openPaste(key, share.body.paste.content)).toEqual({ name: 'launch-codes', type: 'markdown', content: PLAIN });
+
+    const database = databaseText(app.ports);
+    expect(database).toContain(`encrypted-${made.body.id}`);
+    expect(database).not.toContain(PLAIN.slice(0, 20));
+    expect(database).not.toContain('launch-codes');
+    for (const form of formsOf(key)) expect(database).not.toContain(form);
+
+    const edit = await app.request('PATCH', `/api/paste/${made.body.id}`, { token, json: { content: 'AAAA' } });
+    expect(edit.status).toBe(400);
+    expect((await app.request('POST', '/api/paste', { token, json: { content, encrypted: true, name: 'clear' } })).body).toMatchObject({ field: 'name' });
+    expect((await app.request('POST', '/api/paste', { token, json: { content: 'not base64url!', encrypted: true } })).body).toMatchObject({ field: 'content' });
+    // A plain paste has no flag.
+    expect((await app.request('POST', '/api/paste', { token, json: { content: 'hi' } })).body).not.toHaveProperty('encrypted');
+  });
+});

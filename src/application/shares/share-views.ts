@@ -77,7 +77,7 @@ async function itemOf(p: Deps, share: Share): Promise<Item | null> {
     }
     case 'paste': {
       const paste = ownedBy(share, await p.pastes.findById(share.itemId));
-      return paste && { paste: { id: paste.id, name: paste.name, type: paste.type, content: paste.content } };
+      return paste && { paste: { id: paste.id, name: paste.name, type: paste.type, content: paste.content, ...(paste.encrypted ? { encrypted: true as const } : {}) } };
     }
   }
 }

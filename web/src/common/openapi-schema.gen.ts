@@ -1824,6 +1824,11 @@ export interface components {
             /** @description ISO 8601, UTC, with milliseconds */
             updatedAt: string;
             shareId: string | null;
+            /**
+             * @description present, true, only on an end-to-end encrypted paste (content is base64url ciphertext)
+             * @constant
+             */
+            encrypted?: true;
             url?: string;
         };
         Share: {
@@ -1876,6 +1881,8 @@ export interface components {
                 name: string;
                 type: string;
                 content: string;
+                /** @constant */
+                encrypted?: true;
             };
         };
         Usage: {
@@ -6894,6 +6901,7 @@ export interface operations {
                     type?: string;
                     content: string;
                     share?: boolean;
+                    encrypted?: boolean;
                     password?: string | null;
                     expiresAt?: string | null;
                     maxViews?: number | null;

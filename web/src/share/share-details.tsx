@@ -6,6 +6,7 @@ import { CollectionGrid } from './collection-grid.js';
 import { EncryptedFile } from './encrypted-file.js';
 import { DownloadLink } from './file-actions.js';
 import { FolderBrowser } from './folder-browser.js';
+import { EncryptedPaste } from './encrypted-paste.js';
 import { PasteView } from './paste-view.js';
 import { PreviewSlot } from './preview-slot.js';
 import { fileUrl } from './share-api.js';
@@ -51,9 +52,9 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   // An encrypted file's real name is known only once its key opened it.
   const [openedName, setOpenedName] = useState<string | null>(null);
-  const encrypted = share.file?.encrypted === true;
+  const encrypted = share.file?.encrypted === true || share.paste?.encrypted === true;
   const name =
-    (encrypted ? (openedName ?? 'Encrypted file') : null) ??
+    (encrypted ? (openedName ?? (share.paste ? 'Encrypted paste' : 'Encrypted file')) : null) ??
     share.file?.name ?? share.paste?.name ?? share.folder?.name ?? share.collection?.name ?? 'Share';
 
   useEffect(() => {
@@ -77,7 +78,7 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
           </Fact>
         )}
         {share.file && !encrypted && <Fact term="Type">{share.file.mime}</Fact>}
-        {share.paste && <Fact term="Language">{share.paste.type}</Fact>}
+        {share.paste && !encrypted && <Fact term="Language">{share.paste.type}</Fact>}
         {share.folder && <Fact term="Contents">{folderContents(share.folder)}</Fact>}
         {share.collection && <Fact term="Contents">{formatCount(share.collection.fileCount, 'file', 'files')}</Fact>}
         <Fact term="Shared by">{share.owner.username}</Fact>
@@ -101,7 +102,8 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
           />
         </>
       )}
-      {share.paste && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}
+      {share.paste && encrypted && <EncryptedPaste shareId={share.id} sealed={share.paste.content} onName={setOpenedName} />}
+      {share.paste && !encrypted && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}
       {share.folder && (
         <FolderBrowser shareId={share.id} rootId={share.folder.id} startAt={folderId} costly={costly} />
       )}

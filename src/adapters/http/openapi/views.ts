@@ -123,6 +123,7 @@ export const Paste = z
     createdAt: time,
     updatedAt: time,
     shareId: ref,
+    encrypted: z.literal(true).optional().describe('present, true, only on an end-to-end encrypted paste (content is base64url ciphertext)'),
     url,
   })
   .register(components, { id: 'Paste' });
@@ -145,7 +146,7 @@ export const Share = z
     file: z.object({ id: z.string(), name: z.string(), size: bytes, mime: z.string(), ...encrypted }).optional(),
     folder: z.object({ id: z.string(), name: z.string(), fileCount: z.int(), folderCount: z.int() }).optional(),
     collection: z.object({ id: z.string(), name: z.string(), fileCount: z.int() }).optional(),
-    paste: z.object({ id: z.string(), name: z.string(), type: z.string(), content: z.string() }).optional(),
+    paste: z.object({ id: z.string(), name: z.string(), type: z.string(), content: z.string(), encrypted: z.literal(true).optional() }).optional(),
   })
   .register(components, { id: 'Share' });
 
