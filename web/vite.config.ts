@@ -24,7 +24,17 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     rolldownOptions: {
-      input: { share: `${root}index.html`, dash: `${root}dash.html`, request: `${root}request.html` },
+      input: {
+        share: `${root}index.html`,
+        dash: `${root}dash.html`,
+        request: `${root}request.html`,
+        // The share page's service worker (end-to-end encrypted files): a fixed name, as a registration names it.
+        'download-worker': `${root}src/share/download-worker.ts`,
+      },
+      output: {
+        entryFileNames: (chunk) =>
+          chunk.name === 'download-worker' ? 'assets/download-worker.js' : 'assets/[name]-[hash].js',
+      },
     },
   },
 });

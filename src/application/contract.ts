@@ -378,6 +378,8 @@ export interface Core {
       deliver?: (file: FileView) => Promise<boolean>;
       /** Shares the file in the same request (one-request upload and share); the answer then carries its shareId. */
       share?: ShareOptions | null;
+      /** End-to-end encrypted: the sealed metadata object; the file is then named `encrypted-{id}`, typed octet-stream. */
+      encryptedMetadata?: string | null;
     },
     FileView
   >;
@@ -395,6 +397,7 @@ export interface Core {
       filename: string;
       mime: string | undefined;
       share?: ShareOptions | null;
+      encryptedMetadata?: string | null;
     },
     ResumableUploadState
   >;
@@ -449,7 +452,7 @@ export interface Core {
   // pastes
   /** `share` shares the paste in the same request, as `uploadFile` does. */
   createPaste: UseCase<
-    { actor: Actor; name?: string; type?: string; content: string; share?: ShareOptions | null },
+    { actor: Actor; name?: string; type?: string; content: string; share?: ShareOptions | null; encrypted?: boolean },
     PasteView
   >;
   listPastes: UseCase<{ actor: Actor } & PageRequest, Page<PasteView>>;

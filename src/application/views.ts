@@ -29,6 +29,9 @@ export interface FileView {
   shareId: string | null;
   /** How it came, when someone sent it through a file request (its owner sees it; readers through a share do not). */
   request: ReceivedView | null;
+  /** Only on an end-to-end encrypted file: the flag, and its sealed metadata object for the key holder to open. */
+  encrypted?: true;
+  encryptedMetadata?: string;
 }
 
 /** Who sent a file through a file request, and when. */
@@ -75,6 +78,8 @@ export interface PasteView {
   createdAt: string;
   updatedAt: string;
   shareId: string | null;
+  /** Only on an end-to-end encrypted paste: `content` is then base64url ciphertext. */
+  encrypted?: true;
 }
 
 /** A share as the core hands it out; the HTTP adapter adds its `url` (it knows the public base). */
@@ -91,10 +96,10 @@ export interface ShareView {
   state: ShareState;
   protected: boolean;
   owner: { id: string; username: string };
-  file?: { id: string; name: string; size: string; mime: string };
+  file?: { id: string; name: string; size: string; mime: string; encrypted?: true; encryptedMetadata?: string };
   folder?: { id: string; name: string; fileCount: number; folderCount: number };
   collection?: { id: string; name: string; fileCount: number };
-  paste?: { id: string; name: string; type: string; content: string };
+  paste?: { id: string; name: string; type: string; content: string; encrypted?: true };
 }
 
 export interface LoginResult {
@@ -232,7 +237,13 @@ export function fileView(file: StoredFile, shareId: string | null): FileView {
     updatedAt: iso(file.updatedAt),
     shareId,
     request: file.request ? receivedView(file.request) : null,
+    ...encryptedFields(file),
   };
+}
+
+/** The fields an end-to-end encrypted file adds to its views; none on any other file. */
+export function encryptedFields(file: StoredFile): { encrypted?: true; encryptedMetadata?: string } {
+  return file.encryptedMetadata ? { encrypted: true, encryptedMetadata: file.encryptedMetadata } : {};
 }
 
 function receivedView(from: NonNullable<StoredFile['request']>): ReceivedView {
@@ -282,6 +293,7 @@ export function pasteView(paste: Paste, shareId: string | null): PasteView {
     createdAt: iso(paste.createdAt),
     updatedAt: iso(paste.updatedAt),
     shareId,
+    ...(paste.encrypted ? { encrypted: true as const } : {}),
   };
 }
 

@@ -17,6 +17,12 @@ export interface StoredFile {
   revision?: number;
   /** How it came when someone sent it through a file request; absent or null otherwise. */
   request?: ReceivedFrom | null;
+  /**
+   * End-to-end encrypted (RFC 8188 aes128gcm, key only in the share link): the client's sealed metadata object
+   * (name, type, size), base64url; the bytes are ciphertext, `name` a placeholder and `mime` octet-stream. Absent
+   * or null on any other file.
+   */
+  encryptedMetadata?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 export * from './actor.js';
 export * from './collection.js';
+export * from './encrypted-file.js';
 export * from './errors.js';
 export * from './file.js';
 export * from './folder.js';

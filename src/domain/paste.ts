@@ -11,6 +11,11 @@ export interface Paste {
   size: number;
   /** The uploader (API) token that created it; null when a session did. */
   uploaderTokenId: string | null;
+  /**
+   * End-to-end encrypted: `content` is base64url of an aes128gcm message holding the JSON {name, type, content},
+   * `name` is `encrypted-{id}` and `type` text. Absent or false on any other paste.
+   */
+  encrypted?: boolean;
   createdAt: Date;
   updatedAt: Date;
   /**

@@ -37,6 +37,16 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
       expect(await files.findById('no-such-file')).toBeNull();
     });
 
+    it('keeps an end-to-end encrypted file\'s sealed metadata through a write and a rename; others have none', async () => {
+      const sealed = aFile({ encryptedMetadata: 'c2VhbGVkLW1ldGFkYXRh' });
+      const plain = aFile();
+      await files.insert(sealed);
+      await files.insert(plain);
+      expect(await files.findById(sealed.id)).toEqual(sealed);
+      expect((await files.update(sealed.id, { name: 'renamed', updatedAt: at(1) }))?.encryptedMetadata).toBe('c2VhbGVkLW1ldGFkYXRh');
+      expect((await files.findById(plain.id))?.encryptedMetadata ?? null).toBeNull();
+    });
+
     it('rejects a second file with the same id and keeps the first', async () => {
       const first = aFile({ id: 'dup', name: 'first' });
       await files.insert(first);

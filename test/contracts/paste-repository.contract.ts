@@ -20,6 +20,15 @@ export function pasteRepositoryContract(name: string, make: () => Promise<PasteR
       expect(await pastes.findById('no-such-paste')).toBeNull();
     });
 
+    it('keeps an end-to-end encrypted paste\'s flag; others have none', async () => {
+      const sealed = aPaste({ encrypted: true, content: 'c2VhbGVk' });
+      const plain = aPaste();
+      await pastes.insert(sealed);
+      await pastes.insert(plain);
+      expect(await pastes.findById(sealed.id)).toEqual(sealed);
+      expect((await pastes.findById(plain.id))?.encrypted ?? false).toBe(false);
+    });
+
     it('rejects a second paste with the same id and keeps the first', async () => {
       const first = aPaste({ id: 'dup', content: 'first' });
       await pastes.insert(first);

@@ -41,6 +41,12 @@ export function uploadSessionRepositoryContract(name: string, make: () => Promis
       await expect(repo.insert(session('s1'))).rejects.toThrow();
     });
 
+    it('keeps an end-to-end encrypted upload\'s sealed metadata', async () => {
+      const stored = session('s2', { name: 'encrypted-s2', filename: '', encryptedMetadata: 'c2VhbGVk' });
+      await repo.insert(stored);
+      expect(await repo.findById('s2')).toEqual(stored);
+    });
+
     it('hands out copies: changing what it returned changes nothing stored', async () => {
       await repo.insert(session('s1'));
       const read = (await repo.findById('s1'))!;

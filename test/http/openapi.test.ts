@@ -62,7 +62,7 @@ describe('the OpenAPI document', () => {
     });
     const upload = document.paths['/api/file'].post;
     expect(Object.keys(upload.requestBody.content['multipart/form-data'].schema.properties)).toEqual([
-      'folderId', 'name', 'share', 'password', 'expiresAt', 'maxViews', 'maxDownloads', 'file',
+      'folderId', 'name', 'share', 'password', 'expiresAt', 'maxViews', 'maxDownloads', 'encryptedMetadata', 'file',
     ]);
     expect(upload['x-token-types']).toEqual(['session', 'uploader']);
     expect(document.paths['/api/auth/me'].get['x-token-types']).toEqual(['session']);

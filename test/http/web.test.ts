@@ -50,7 +50,7 @@ describe('the web front end over HTTP', () => {
         "form-action 'none'",
         "require-trusted-types-for 'script'",
         // One policy, for the PDF worker's address only (web/src/common/pdf/pdf-engine.ts); none for HTML.
-        'trusted-types coffer-pdf-worker',
+        'trusted-types coffer-pdf-worker coffer-download-worker',
       ]) {
         expect(csp.split('; ')).toContain(directive);
       }

@@ -119,6 +119,7 @@ export const pasteCreateBody = z
     type: z.string().optional(),
     content: z.string(),
     share: z.boolean().optional(),
+    encrypted: z.boolean().optional(),
     ...shareOptions,
   })
   .transform(({ share, password, expiresAt, maxViews, maxDownloads, ...paste }, ctx) => {

@@ -23,6 +23,8 @@ interface FileDoc {
   revision?: number;
   /** Only on files received through a file request. */
   request?: ReceivedFrom;
+  /** Only on end-to-end encrypted files: their sealed metadata object. */
+  encryptedMetadata?: string;
   createdAt: Date;
   updatedAt: Date;
   /** The removal that claimed the file (indexed, sparse): set once, so only that removal counts it. */
@@ -43,6 +45,7 @@ function toDoc(file: StoredFile): FileDoc {
     charset: file.charset,
     ...(file.revision ? { revision: file.revision } : {}),
     ...(file.request ? { request: { ...file.request, receivedAt: new Date(file.request.receivedAt) } } : {}),
+    ...(file.encryptedMetadata ? { encryptedMetadata: file.encryptedMetadata } : {}),
     createdAt: new Date(file.createdAt),
     updatedAt: new Date(file.updatedAt),
   };
@@ -61,6 +64,7 @@ function toFile(doc: FileDoc): StoredFile {
     charset: doc.charset ?? null,
     ...(doc.revision ? { revision: doc.revision } : {}),
     ...(doc.request ? { request: { ...doc.request, receivedAt: new Date(doc.request.receivedAt) } } : {}),
+    ...(doc.encryptedMetadata ? { encryptedMetadata: doc.encryptedMetadata } : {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
   };

@@ -14,6 +14,8 @@ interface PasteDoc {
   size: number;
   /** Absent on pastes from before it was recorded: those read as a session's. */
   uploaderTokenId?: string | null;
+  /** Only on end-to-end encrypted pastes. */
+  encrypted?: boolean;
   createdAt: Date;
   updatedAt: Date;
   rewrites?: string[];
@@ -28,6 +30,7 @@ function toDoc(paste: Paste): PasteDoc {
     content: paste.content,
     size: paste.size,
     uploaderTokenId: paste.uploaderTokenId,
+    ...(paste.encrypted ? { encrypted: true } : {}),
     createdAt: new Date(paste.createdAt),
     updatedAt: new Date(paste.updatedAt),
     ...(paste.rewrites && { rewrites: [...paste.rewrites] }),
@@ -43,6 +46,7 @@ function toPaste(doc: PasteDoc): Paste {
     content: doc.content,
     size: doc.size,
     uploaderTokenId: doc.uploaderTokenId ?? null,
+    ...(doc.encrypted ? { encrypted: true } : {}),
     createdAt: new Date(doc.createdAt),
     updatedAt: new Date(doc.updatedAt),
     ...(doc.rewrites && { rewrites: [...doc.rewrites] }),

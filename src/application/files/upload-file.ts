@@ -1,5 +1,5 @@
 import type { ReceivedFrom, RequestRoom, StoredFile } from '../../domain/index.js';
-import { isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
+import { DEFAULT_MIME, encryptedName, isTextual, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { limitsOf, refusal } from '../usage/usage-limits.js';
@@ -38,11 +38,11 @@ export class UploadFile implements Port {
   }
 
   async receive(
-    { actor, folderId, name, filename, mime, content, deliver, share }: Parameters<Port['execute']>[0],
+    { actor, folderId, name, filename, mime, content, deliver, share, encryptedMetadata = null }: Parameters<Port['execute']>[0],
     intake: Intake | null,
   ) {
     // Judged before any byte is taken, so a bad option or folder costs the client nothing.
-    const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
+    const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share, encryptedMetadata });
     const limits = limitsOf(this.p, actor);
     const id = this.p.ids.newId();
     // The blob's key is on the hold from its first update on, so bytes that reach the store before their record (this
@@ -75,7 +75,7 @@ export class UploadFile implements Port {
     const cap = Math.min(this.p.settings.maxUploadBytes, intake?.maxFileBytes ?? Infinity);
     const takeBytes = intake ? (bytes: number) => intake.take(id, { files: 0, bytes }) : undefined;
     const meter = new StorageMeter(this.p, actor.userId, limits.storage, cap, id, undefined, takeBytes);
-    const fileMime = normalizeMime(mime);
+    const fileMime = encryptedMetadata ? DEFAULT_MIME : normalizeMime(mime);
     // Text is checked as it streams by, so it can be served with its charset; other bytes go through untouched.
     const utf8 = isTextual(fileMime) ? new Utf8Check() : null;
     let blob: { key: string; size: number };
@@ -96,13 +96,14 @@ export class UploadFile implements Port {
       id,
       ownerId: actor.userId,
       folderId,
-      name: displayName,
+      name: encryptedMetadata ? encryptedName(id) : displayName,
       mime: fileMime,
       size: blob.size,
       blobKey: blob.key,
       uploaderTokenId: uploaderTokenOf(actor),
       charset: utf8?.end() ? 'utf-8' : null,
       ...(intake ? { request: { ...intake.from, receivedAt: now } } : {}),
+      ...(encryptedMetadata ? { encryptedMetadata } : {}),
       createdAt: now,
       updatedAt: now,
     };

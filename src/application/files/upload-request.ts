@@ -1,5 +1,5 @@
 import type { Actor } from '../../domain/index.js';
-import { DomainError, assertMay, cleanName, requireName } from '../../domain/index.js';
+import { DomainError, assertMay, badRequest, checkEncryptedMetadata, cleanName, requireName } from '../../domain/index.js';
 import type { ShareOptions } from '../contract.js';
 import { owned } from '../owned.js';
 import type { Ports } from '../ports/index.js';
@@ -21,6 +21,8 @@ export interface UploadRequest {
   name: string | null;
   filename: string;
   share?: ShareOptions | null;
+  /** An end-to-end encrypted upload's sealed metadata object (docs/API.md, "End-to-end encrypted files"). */
+  encryptedMetadata?: string | null;
 }
 
 /**
@@ -30,9 +32,14 @@ export interface UploadRequest {
 export async function admitUpload(
   p: Pick<Ports, 'folders' | 'clock'>,
   actor: Actor,
-  { folderId, name, filename, share }: UploadRequest,
+  { folderId, name, filename, share, encryptedMetadata }: UploadRequest,
 ): Promise<string> {
   assertMay(actor, 'file.upload');
+  if (encryptedMetadata) {
+    checkEncryptedMetadata(encryptedMetadata);
+    // A name chosen in the clear would say what the encryption hides; the real one is in the sealed metadata.
+    if (name !== null) throw badRequest('An encrypted file takes no name: it is in its encrypted metadata', { field: 'name' });
+  }
   if (share) shareLimits(share, p.clock.now(), true);
   if (folderId !== null) owned(await p.folders.findById(folderId), actor.userId, 'Folder');
   // An explicit name must be usable; a filename is whatever the client's disk had, so it only falls back.

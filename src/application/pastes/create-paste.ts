@@ -1,5 +1,5 @@
 import type { Paste } from '../../domain/index.js';
-import { DEFAULT_PASTE_NAME, assertMay, normalizePasteType, requireName, uploaderTokenOf } from '../../domain/index.js';
+import { DEFAULT_PASTE_NAME, DEFAULT_PASTE_TYPE, assertMay, badRequest, checkEncryptedContent, encryptedName, normalizePasteType, requireName, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { createHeld } from '../usage/record-holds.js';
@@ -17,18 +17,26 @@ type Port = Core['createPaste'];
 export class CreatePaste implements Port {
   constructor(private readonly p: Pick<Ports, 'pastes' | 'users' | 'usage' | 'settings' | 'ids' | 'clock' | 'instance'> & ShareDeps) {}
 
-  async execute({ actor, name, type, content, share }: Parameters<Port['execute']>[0]) {
+  async execute({ actor, name, type, content, share, encrypted = false }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'paste.create');
     if (share) shareLimits(share, this.p.clock.now(), true);
+    if (encrypted) {
+      // The name and type are inside the encrypted content; given in the clear they would say what it hides.
+      const clear = name !== undefined ? 'name' : type !== undefined ? 'type' : null;
+      if (clear) throw badRequest(`An encrypted paste takes no ${clear}: it is in its encrypted content`, { field: clear });
+      checkEncryptedContent(content);
+    }
     const cleanName = requireName(name ?? DEFAULT_PASTE_NAME);
     const pasteType = normalizePasteType(type);
     const size = contentSize(content);
     const now = this.p.clock.now();
+    const id = this.p.ids.newId();
     const paste: Paste = {
-      id: this.p.ids.newId(),
+      id,
       ownerId: actor.userId,
-      name: cleanName,
-      type: pasteType,
+      name: encrypted ? encryptedName(id) : cleanName,
+      type: encrypted ? DEFAULT_PASTE_TYPE : pasteType,
+      ...(encrypted ? { encrypted: true } : {}),
       content,
       size,
       uploaderTokenId: uploaderTokenOf(actor),

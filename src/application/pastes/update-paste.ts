@@ -1,5 +1,5 @@
 import type { Actor, Paste } from '../../domain/index.js';
-import { assertMay, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
+import { assertMay, badRequest, conflict, normalizePasteType, notFound, requireName } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import type { Hold, PastePatch, Ports } from '../ports/index.js';
 import { limitsOf, refusal } from '../usage/usage-limits.js';
@@ -37,6 +37,8 @@ export class UpdatePaste implements Port {
     }
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
+      // Its key is not the server's, so nothing could check an edit: an encrypted paste is replaced, not edited.
+      if (current.encrypted) throw badRequest('An encrypted paste cannot be edited; create a new one', { field: 'encrypted' });
       const updated = await this.write(actor, id, { ...patch, ifSize: current.size }, current.size);
       if (updated) {
         const shareIds = await this.p.shares.idsForItems('paste', [id]);

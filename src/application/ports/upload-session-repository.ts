@@ -38,6 +38,8 @@ export interface UploadSession {
    * request's room at creation, and goes back if the upload ends without a file. Absent or null otherwise.
    */
   request?: { id: string; uploaderName: string | null; note: string | null } | null;
+  /** An end-to-end encrypted upload's sealed metadata object; absent or null otherwise. */
+  encryptedMetadata?: string | null;
   createdAt: Date;
   /** Idle expiry: every append moves it. */
   expiresAt: Date;

@@ -2,7 +2,7 @@ import type { Share } from '../../domain/index.js';
 import { shareState } from '../../domain/index.js';
 import { isoTime } from '../iso-time.js';
 import type { Ports } from '../ports/index.js';
-import type { ShareView } from '../views.js';
+import { encryptedFields, type ShareView } from '../views.js';
 
 type Deps = Pick<Ports, 'users' | 'files' | 'folders' | 'collections' | 'pastes' | 'clock'>;
 type Item = Pick<ShareView, 'file' | 'folder' | 'collection' | 'paste'>;
@@ -50,7 +50,7 @@ async function itemOf(p: Deps, share: Share): Promise<Item | null> {
   switch (share.type) {
     case 'file': {
       const file = ownedBy(share, await p.files.findById(share.itemId));
-      return file && { file: { id: file.id, name: file.name, size: String(file.size), mime: file.mime } };
+      return file && { file: { id: file.id, name: file.name, size: String(file.size), mime: file.mime, ...encryptedFields(file) } };
     }
     case 'folder': {
       const folder = ownedBy(share, await p.folders.findById(share.itemId));
@@ -77,7 +77,7 @@ async function itemOf(p: Deps, share: Share): Promise<Item | null> {
     }
     case 'paste': {
       const paste = ownedBy(share, await p.pastes.findById(share.itemId));
-      return paste && { paste: { id: paste.id, name: paste.name, type: paste.type, content: paste.content } };
+      return paste && { paste: { id: paste.id, name: paste.name, type: paste.type, content: paste.content, ...(paste.encrypted ? { encrypted: true as const } : {}) } };
     }
   }
 }

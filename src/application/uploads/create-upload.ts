@@ -1,4 +1,4 @@
-import { DomainError, badRequest, limitReached, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
+import { DEFAULT_MIME, DomainError, badRequest, encryptedName, limitReached, normalizeMime, uploaderTokenOf } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { admitUpload } from '../files/upload-request.js';
 import type { Ports, UploadSession } from '../ports/index.js';
@@ -30,11 +30,11 @@ export class CreateUpload implements Port {
    * session when it ends without a file, by the sweep of gone instances when this instance dies in between.
    */
   async start(
-    { actor, length, folderId, name, filename, mime, share }: Parameters<Port['execute']>[0],
+    { actor, length, folderId, name, filename, mime, share, encryptedMetadata = null }: Parameters<Port['execute']>[0],
     request: UploadSession['request'],
   ) {
     if (!Number.isSafeInteger(length) || length < 0) throw badRequest('Upload-Length must be a whole number of bytes');
-    const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share });
+    const displayName = await admitUpload(this.p, actor, { folderId, name, filename, share, encryptedMetadata });
     const maxBytes = this.p.settings.maxUploadBytes;
     if (length > maxBytes) {
       throw new DomainError('payload_too_large', `A file holds at most ${maxBytes} bytes`, { maxBytes });
@@ -50,19 +50,22 @@ export class CreateUpload implements Port {
       maxDownloads: share.maxDownloads,
     };
     const now = this.p.clock.now();
+    const id = this.p.ids.newId();
     const session: UploadSession = {
-      id: this.p.ids.newId(),
+      id,
       ownerId: actor.userId,
       uploaderTokenId: uploaderTokenOf(actor),
       length,
       offset: 0,
       parts: [],
       folderId,
-      name: displayName,
-      filename,
-      mime: normalizeMime(mime),
+      // An encrypted upload's name and type are in its sealed metadata; what the client's disk called it is not kept.
+      name: encryptedMetadata ? encryptedName(id) : displayName,
+      filename: encryptedMetadata ? '' : filename,
+      mime: encryptedMetadata ? DEFAULT_MIME : normalizeMime(mime),
       share: pending ? withoutUndefined(pending) : null,
       ...(request ? { request } : {}),
+      ...(encryptedMetadata ? { encryptedMetadata } : {}),
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.p.settings.resumableIdleMs),
     };

@@ -61,6 +61,7 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
     uploaderTokenId: taken.uploaderTokenId,
     charset: isTextual(taken.mime ?? '') && (await isUtf8(p, blob.key)) ? 'utf-8' : null,
     ...(taken.request ? { request: { ...receipt(taken.request), receivedAt: now } } : {}),
+    ...(taken.encryptedMetadata ? { encryptedMetadata: taken.encryptedMetadata } : {}),
     createdAt: now,
     updatedAt: now,
   };

@@ -1706,6 +1706,13 @@ export interface components {
                 /** @description ISO 8601, UTC, with milliseconds */
                 receivedAt: string;
             } | null;
+            /**
+             * @description present, true, only on an end-to-end encrypted file
+             * @constant
+             */
+            encrypted?: true;
+            /** @description with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link */
+            encryptedMetadata?: string;
             url?: string;
         };
         Folder: {
@@ -1746,6 +1753,13 @@ export interface components {
                 /** @description ISO 8601, UTC, with milliseconds */
                 receivedAt: string;
             } | null;
+            /**
+             * @description present, true, only on an end-to-end encrypted file
+             * @constant
+             */
+            encrypted?: true;
+            /** @description with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link */
+            encryptedMetadata?: string;
             url?: string;
             /** @description the folders that hold the hit, from the top level down; empty at the top level */
             path: {
@@ -1810,6 +1824,11 @@ export interface components {
             /** @description ISO 8601, UTC, with milliseconds */
             updatedAt: string;
             shareId: string | null;
+            /**
+             * @description present, true, only on an end-to-end encrypted paste (content is base64url ciphertext)
+             * @constant
+             */
+            encrypted?: true;
             url?: string;
         };
         Share: {
@@ -1838,6 +1857,13 @@ export interface components {
                 /** @description a decimal string of bytes */
                 size: string;
                 mime: string;
+                /**
+                 * @description present, true, only on an end-to-end encrypted file
+                 * @constant
+                 */
+                encrypted?: true;
+                /** @description with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link */
+                encryptedMetadata?: string;
             };
             folder?: {
                 id: string;
@@ -1855,6 +1881,8 @@ export interface components {
                 name: string;
                 type: string;
                 content: string;
+                /** @constant */
+                encrypted?: true;
             };
         };
         Usage: {
@@ -4784,6 +4812,7 @@ export interface operations {
                     expiresAt?: string;
                     maxViews?: string;
                     maxDownloads?: string;
+                    encryptedMetadata?: string;
                     file: string;
                 };
             };
@@ -4884,7 +4913,7 @@ export interface operations {
                 "Tus-Resumable": string;
                 /** @description The whole upload's size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403) */
                 "Upload-Length": number;
-                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload's fields); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored */
+                /** @description Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads, encryptedMetadata (as the multipart upload's fields; with encryptedMetadata the upload is end-to-end encrypted and filename and filetype are not kept); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored */
                 "Upload-Metadata"?: string;
                 /** @description With requestId: the password of a protected file request */
                 "X-Request-Password"?: string;
@@ -7013,6 +7042,7 @@ export interface operations {
                     type?: string;
                     content: string;
                     share?: boolean;
+                    encrypted?: boolean;
                     password?: string | null;
                     expiresAt?: string | null;
                     maxViews?: number | null;

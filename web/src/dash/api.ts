@@ -200,6 +200,9 @@ export const api = {
   paste: (id: string) => unwrap(client.GET('/api/paste/{id}', path(id))),
   createPaste: (name: string, type: string, content: string) =>
     unwrap(client.POST('/api/paste', { body: { name, type, content } })),
+  /** An end-to-end encrypted paste: `content` is already sealed; it is shared at once (its link carries the key). */
+  createEncryptedPaste: (content: string) =>
+    unwrap(client.POST('/api/paste', { body: { content, encrypted: true, share: true } })),
   deletePaste: (id: string) => unwrap(client.DELETE('/api/paste/{id}', path(id))),
 
   requests: () => allPages((cursor) => client.GET('/api/request', { params: { query: { limit: PAGE, cursor } } })),

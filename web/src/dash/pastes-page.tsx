@@ -2,7 +2,11 @@ import { useState } from 'preact/hooks';
 import { CodeView } from '../common/code/code-view.js';
 import { languageOf } from '../common/code/languages.js';
 import { formatDate } from '../common/format.js';
+import { keyFragment, newFileKey } from '../common/e2e/file-key.js';
+import { sealPaste } from '../common/e2e/paste.js';
 import { api, type PasteView } from './api.js';
+import { keepKey } from './e2e-keys.js';
+import { EncryptedNote } from './files/encrypted-note.js';
 import { ShareDialog } from './share-dialog.js';
 import { ConfirmButton, ErrorNote, Section, useAction, usePageData, ViewerLink } from './ui.js';
 import { Viewer, type Viewable } from './viewer.js';
@@ -26,6 +30,7 @@ function PasteItem({ paste, onChanged }: { paste: PasteView; onChanged: () => vo
           <ConfirmButton label="Delete" confirm="Delete this paste?" onConfirm={() => run(async () => (await api.deletePaste(paste.id), onChanged()))} />
         </div>
       </div>
+      {paste.encrypted && <EncryptedNote fileId={paste.id} name={paste.name} />}
       {sharing && <ShareDialog type="paste" id={paste.id} name={paste.name} url={paste.url} onDone={() => (setSharing(false), onChanged())} />}
       <ErrorNote error={error} />
     </li>
@@ -37,10 +42,21 @@ const loadPaste = async (id: string): Promise<Viewable> => ({ kind: 'paste', ite
 export function PastesPage({ viewId }: { viewId: string | null }) {
   const { data: pastes, busy, error, run, reload } = usePageData('Pastes', api.pastes);
   const [draft, setDraft] = useState({ name: '', type: 'text', content: '' });
+  const [encrypt, setEncrypt] = useState(false);
   const create = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      await api.createPaste(draft.name, draft.type, draft.content);
+      if (encrypt) {
+        // Sealed here with a key of its own; the server gets ciphertext and keeps no name or type.
+        const key = newFileKey();
+        const sealed = await sealPaste(key, { name: draft.name || 'Untitled', type: draft.type, content: draft.content });
+        const made = await api.createEncryptedPaste(sealed);
+        const link = `${made.url ?? ''}${keyFragment(key)}`;
+        await keepKey({ fileId: made.id, link }).catch(() => undefined);
+        await navigator.clipboard?.writeText(link).catch(() => undefined);
+      } else {
+        await api.createPaste(draft.name, draft.type, draft.content);
+      }
       setDraft({ name: '', type: draft.type, content: '' });
       await reload();
     });
@@ -67,6 +83,10 @@ export function PastesPage({ viewId }: { viewId: string | null }) {
             Content
             <textarea class="editor" rows={10} required spellcheck={false} value={draft.content}
               onInput={(e) => setDraft({ ...draft, content: e.currentTarget.value })} />
+          </label>
+          <label class="inline-check">
+            <input type="checkbox" checked={encrypt} onChange={(e) => setEncrypt(e.currentTarget.checked)} />
+            Encrypt end to end (shared at once; the key is only in its link)
           </label>
           {draft.content && draft.type !== 'text' && (
             <CodeView text={draft.content} language={languageOf(draft.type)} label="Preview" />

@@ -7,6 +7,8 @@ interface Props {
   shareId: string;
   content: string;
   type: string;
+  /** Offer the stored text alone (Raw); not for an encrypted paste, whose stored text is ciphertext. */
+  raw?: boolean;
 }
 
 /** Selects the paste's text so the visitor can copy it by hand when the clipboard is out of reach (plain HTTP). */
@@ -19,7 +21,7 @@ function select(element: HTMLElement): void {
 }
 
 /** A paste's text, coloured by its type, with Copy and Raw (the text alone, as text/plain). */
-export function PasteView({ shareId, content, type }: Props) {
+export function PasteView({ shareId, content, type, raw = true }: Props) {
   const [status, setStatus] = useState('');
   const text = useRef<HTMLElement>(null);
 
@@ -39,9 +41,11 @@ export function PasteView({ shareId, content, type }: Props) {
         <button type="button" class="button" onClick={copy}>
           Copy
         </button>
-        <a class="button secondary" href={fileUrl(shareId, null, 'download')}>
-          Raw
-        </a>
+        {raw && (
+          <a class="button secondary" href={fileUrl(shareId, null, 'download')}>
+            Raw
+          </a>
+        )}
         <span class="status" role="status">
           {status}
         </span>

@@ -1,10 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ShareView } from './api.js';
 import { formatCount, formatDate, formatSize } from '../common/format.js';
 import { CollectionGrid } from './collection-grid.js';
+import { EncryptedFile } from './encrypted-file.js';
 import { DownloadLink } from './file-actions.js';
 import { FolderBrowser } from './folder-browser.js';
+import { EncryptedPaste } from './encrypted-paste.js';
 import { PasteView } from './paste-view.js';
 import { PreviewSlot } from './preview-slot.js';
 import { fileUrl } from './share-api.js';
@@ -48,7 +50,12 @@ function Size({ size }: { size: string }) {
 /** What a share holds, every name and text shown as text. */
 export function ShareDetails({ share, unlocked, folderId }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const name = share.file?.name ?? share.paste?.name ?? share.folder?.name ?? share.collection?.name ?? 'Share';
+  // An encrypted file's real name is known only once its key opened it.
+  const [openedName, setOpenedName] = useState<string | null>(null);
+  const encrypted = share.file?.encrypted === true || share.paste?.encrypted === true;
+  const name =
+    (encrypted ? (openedName ?? (share.paste ? 'Encrypted paste' : 'Encrypted file')) : null) ??
+    share.file?.name ?? share.paste?.name ?? share.folder?.name ?? share.collection?.name ?? 'Share';
 
   useEffect(() => {
     document.title = `${name} · Coffer`;
@@ -65,13 +72,13 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
         {name}
       </h1>
       <dl class="facts">
-        {share.file && (
+        {share.file && !encrypted && (
           <Fact term="Size">
             <Size size={share.file.size} />
           </Fact>
         )}
-        {share.file && <Fact term="Type">{share.file.mime}</Fact>}
-        {share.paste && <Fact term="Language">{share.paste.type}</Fact>}
+        {share.file && !encrypted && <Fact term="Type">{share.file.mime}</Fact>}
+        {share.paste && !encrypted && <Fact term="Language">{share.paste.type}</Fact>}
         {share.folder && <Fact term="Contents">{folderContents(share.folder)}</Fact>}
         {share.collection && <Fact term="Contents">{formatCount(share.collection.fileCount, 'file', 'files')}</Fact>}
         <Fact term="Shared by">{share.owner.username}</Fact>
@@ -79,7 +86,10 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
           <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>
         </Fact>
       </dl>
-      {share.file && (
+      {share.file && encrypted && (
+        <EncryptedFile share={{ ...share, file: share.file }} costly={costly} onName={setOpenedName} />
+      )}
+      {share.file && !encrypted && (
         <>
           <div class="actions">
             <DownloadLink shareId={share.id} fileId={null} name={share.file.name} />
@@ -92,7 +102,8 @@ export function ShareDetails({ share, unlocked, folderId }: Props) {
           />
         </>
       )}
-      {share.paste && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}
+      {share.paste && encrypted && <EncryptedPaste shareId={share.id} sealed={share.paste.content} onName={setOpenedName} />}
+      {share.paste && !encrypted && <PasteView shareId={share.id} content={share.paste.content} type={share.paste.type} />}
       {share.folder && (
         <FolderBrowser shareId={share.id} rootId={share.folder.id} startAt={folderId} costly={costly} />
       )}

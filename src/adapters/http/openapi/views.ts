@@ -14,6 +14,15 @@ const ref = z.string().nullable();
 /** Present only on an item that has a share: the share page, `{public base}/s/{shareId}`. */
 const url = z.string().optional();
 
+/** Only on an end-to-end encrypted file (docs/API.md, "End-to-end encrypted files"). */
+const encrypted = {
+  encrypted: z.literal(true).optional().describe('present, true, only on an end-to-end encrypted file'),
+  encryptedMetadata: z
+    .string()
+    .optional()
+    .describe('with encrypted: the sealed metadata object (name, type, size), base64url, opened with the key of the link'),
+};
+
 const Received = z
   .object({
     id: z.string().describe('the file request it came through'),
@@ -36,6 +45,7 @@ export const File = z
     updatedAt: time,
     shareId: ref,
     request: Received,
+    ...encrypted,
     url,
   })
   .register(components, { id: 'File' });
@@ -113,6 +123,7 @@ export const Paste = z
     createdAt: time,
     updatedAt: time,
     shareId: ref,
+    encrypted: z.literal(true).optional().describe('present, true, only on an end-to-end encrypted paste (content is base64url ciphertext)'),
     url,
   })
   .register(components, { id: 'Paste' });
@@ -132,10 +143,10 @@ export const Share = z
     protected: z.boolean(),
     owner: z.object({ id: z.string(), username: z.string() }),
     url: z.string(),
-    file: z.object({ id: z.string(), name: z.string(), size: bytes, mime: z.string() }).optional(),
+    file: z.object({ id: z.string(), name: z.string(), size: bytes, mime: z.string(), ...encrypted }).optional(),
     folder: z.object({ id: z.string(), name: z.string(), fileCount: z.int(), folderCount: z.int() }).optional(),
     collection: z.object({ id: z.string(), name: z.string(), fileCount: z.int() }).optional(),
-    paste: z.object({ id: z.string(), name: z.string(), type: z.string(), content: z.string() }).optional(),
+    paste: z.object({ id: z.string(), name: z.string(), type: z.string(), content: z.string(), encrypted: z.literal(true).optional() }).optional(),
   })
   .register(components, { id: 'Share' });
 

@@ -1,5 +1,5 @@
 import { sendWebFile } from '../responses/pages/send-web-file.js';
-import { ASSET_HEADERS, IMMUTABLE } from '../responses/pages/web-headers.js';
+import { ASSET_HEADERS, DOWNLOAD_WORKER, DOWNLOAD_WORKER_HEADERS, IMMUTABLE } from '../responses/pages/web-headers.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteTable } from './route-table.js';
 
@@ -20,7 +20,8 @@ export function assetRoutes(routes: RouteTable, { options, web }: RouteDeps): vo
       const file = web?.assets.get(ctx.params.name ?? '');
       if (!file) return;
       const cache = file.immutable ? IMMUTABLE : 'no-cache';
-      sendWebFile(ctx, file, { ...ASSET_HEADERS, 'Cache-Control': cache });
+      const headers = ctx.params.name === DOWNLOAD_WORKER ? DOWNLOAD_WORKER_HEADERS : ASSET_HEADERS;
+      sendWebFile(ctx, file, { ...headers, 'Cache-Control': cache });
     },
   );
 }

@@ -153,7 +153,7 @@ export function tusRoutes(routes: RouteTable, { core, auth, options }: RouteDeps
     headers: [
       TUS_RESUMABLE,
       { name: 'Upload-Length', description: 'The whole upload\'s size in bytes (at most MAX_UPLOAD_BYTES: 413; beyond the storage left: 403)', required: true, integer: true },
-      { name: 'Upload-Metadata', description: 'Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads (as the multipart upload\'s fields); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored' },
+      { name: 'Upload-Metadata', description: 'Comma-separated `key base64value`: filename, filetype, folderId, name, share, password, expiresAt, maxViews, maxDownloads, encryptedMetadata (as the multipart upload\'s fields; with encryptedMetadata the upload is end-to-end encrypted and filename and filetype are not kept); or, into a file request (no credential needed), requestId, uploaderName, note; other keys are ignored' },
       { name: 'X-Request-Password', description: 'With requestId: the password of a protected file request' },
       CHECKSUM,
     ],

@@ -22,6 +22,8 @@ export interface UploadPart {
   name: string | null;
   /** The share to make with the file (`share=true`), with its options; null: none. */
   share: ShareOptions | null;
+  /** End-to-end encrypted: the sealed metadata object (encryptedMetadata); null: a plain upload. */
+  encryptedMetadata: string | null;
   /** A file request's form: who sends it and their note (the only fields that form takes). */
   sender: { uploaderName: string | null; note: string | null };
 }
@@ -171,6 +173,7 @@ class MultipartUpload<T> {
       folderId: this.fields.folderId,
       name: this.fields.name,
       share,
+      encryptedMetadata: this.fields.encryptedMetadata,
       sender: { ...this.sender },
     }).then(this.settle.resolve, (err: Error) => {
       const first = this.failure ?? err;

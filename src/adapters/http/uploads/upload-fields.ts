@@ -19,6 +19,7 @@ export const UPLOAD_FORM = z.object({
   expiresAt: timestamp,
   maxViews: formInteger,
   maxDownloads: formInteger,
+  encryptedMetadata: z.string(),
 });
 const form = UPLOAD_FORM.shape;
 
@@ -35,6 +36,8 @@ export const UPLOAD_FIELDS = {
   expiresAt: (value: string) => parseField(form.expiresAt, value, 'expiresAt'),
   maxViews: (value: string) => parseField(form.maxViews, value, 'maxViews'),
   maxDownloads: (value: string) => parseField(form.maxDownloads, value, 'maxDownloads'),
+  // End to end encrypted: the sealed metadata object (checked by the core: base64url, bounded).
+  encryptedMetadata: (value: string) => value,
 } satisfies Record<keyof typeof form, (value: string) => unknown>;
 export type UploadFieldName = keyof typeof UPLOAD_FIELDS;
 export type UploadFields = { [K in UploadFieldName]: ReturnType<(typeof UPLOAD_FIELDS)[K]> | null };
@@ -50,6 +53,7 @@ export const noUploadFields = (): UploadFields => ({
   expiresAt: null,
   maxViews: null,
   maxDownloads: null,
+  encryptedMetadata: null,
 });
 
 /** Parses one field into `fields`; a field given twice would silently let one value win, so it is refused. */

@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import { ShareDialog } from '../share-dialog.js';
 import { ConfirmButton, ErrorNote, useAction } from '../ui.js';
 import type { Entry } from './entries.js';
+import { EncryptedNote } from './encrypted-note.js';
 import { FolderPicker } from './folder-picker.js';
 import { deleteEntries, moveEntries } from './move.js';
 
@@ -46,6 +47,7 @@ export function ActionPanel({ entry, rename, onClose, onChanged }: { entry: Entr
         Close
       </button>
       <ErrorNote error={error} />
+      {entry.kind === 'file' && entry.file.encrypted && <EncryptedNote fileId={entry.id} name={entry.name} />}
     </div>
   );
 }

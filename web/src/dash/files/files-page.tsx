@@ -18,7 +18,15 @@ const loadFile = async (id: string): Promise<Viewable> => ({ kind: 'file', item:
 const ROW_HEIGHT = { list: 48, grid: 168 };
 const TILE_WIDTH = 152;
 
-function Toolbar({ folderId, onChanged, onPick }: { folderId: string | null; onChanged: () => void; onPick: (files: FileList | null) => void }) {
+interface ToolbarProps {
+  folderId: string | null;
+  onChanged: () => void;
+  onPick: (files: FileList | null) => void;
+  encrypt: boolean;
+  onEncrypt: (on: boolean) => void;
+}
+
+function Toolbar({ folderId, onChanged, onPick, encrypt, onEncrypt }: ToolbarProps) {
   const [name, setName] = useState('');
   const [, error, run] = useAction();
   const create = (event: Event) => {
@@ -48,6 +56,10 @@ function Toolbar({ folderId, onChanged, onPick }: { folderId: string | null; onC
           onChange={(e) => (onPick(e.currentTarget.files), (e.currentTarget.value = ''))}
         />
       </label>
+      <label class="inline-check" title="Files are encrypted in this browser before they leave it; the key is only in their share link">
+        <input type="checkbox" checked={encrypt} onChange={(e) => onEncrypt(e.currentTarget.checked)} />
+        Encrypt end to end
+      </label>
       <ErrorNote error={error} />
     </div>
   );
@@ -58,6 +70,7 @@ export function FilesPage({ folderId, viewId }: { folderId: string | null; viewI
   const reload = () => setVersion((v) => v + 1);
   const listing = useListing(folderId, version);
   const uploads = useUploads(reload);
+  const [encrypt, setEncrypt] = useState(false);
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'name', descending: false });
   const [layout, setLayout] = useState<'list' | 'grid'>('list');
   const [query, setQuery] = useState('');
@@ -112,7 +125,7 @@ export function FilesPage({ folderId, viewId }: { folderId: string | null; viewI
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    if (event.dataTransfer?.types.includes('Files')) void fromDrop(event.dataTransfer).then((picked) => uploads.enqueue(picked, folderId));
+    if (event.dataTransfer?.types.includes('Files')) void fromDrop(event.dataTransfer).then((picked) => uploads.enqueue(picked, folderId, encrypt));
   };
 
   const dropOnFolder = (ids: string[], to: string) => {
@@ -151,7 +164,13 @@ export function FilesPage({ folderId, viewId }: { folderId: string | null; viewI
         )}
       </nav>
       <h1>{listing.folder?.name ?? 'Files'}</h1>
-      <Toolbar folderId={folderId} onChanged={reload} onPick={(files) => files && void uploads.enqueue(fromInput(files), folderId)} />
+      <Toolbar
+        folderId={folderId}
+        onChanged={reload}
+        onPick={(files) => files && void uploads.enqueue(fromInput(files), folderId, encrypt)}
+        encrypt={encrypt}
+        onEncrypt={setEncrypt}
+      />
       <p class="muted drop-hint">Drop files or whole folders anywhere here to upload them.</p>
       <UploadList queue={uploads} />
       <div class="row controls">

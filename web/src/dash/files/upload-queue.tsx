@@ -4,7 +4,8 @@ import { api, ApiError } from '../api.js';
 import { describeError } from '../ui.js';
 import type { Picked } from './collect.js';
 import { assertRoom, folderPaths } from './quota.js';
-import { startUpload, type RunningUpload } from './upload.js';
+import { startEncryptedUpload } from './encrypted-upload.js';
+import { startUpload } from './upload.js';
 
 type Status = 'waiting' | 'sending' | 'done' | 'failed' | 'cancelled';
 
@@ -17,6 +18,9 @@ export interface QueueItem {
   speed: number;
   status: Status;
   error: string | null;
+  /** Encrypted end to end: the share link with its key, once uploaded. */
+  link?: string | null;
+  encrypted?: boolean;
 }
 
 const PARALLEL = 2;
@@ -47,24 +51,26 @@ async function withRoom(err: unknown): Promise<unknown> {
 export function useUploads(onUploaded: () => void) {
   const [items, setItems] = useState<QueueItem[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const running = useRef(new Map<number, RunningUpload>());
+  const running = useRef(new Map<number, { cancel(): void }>());
   const cancelled = useRef(new Set<number>());
   const nextKey = useRef(1);
 
   const update = (key: number, change: Partial<QueueItem>) =>
     setItems((all) => all.map((item) => (item.key === key ? { ...item, ...change } : item)));
 
-  const send = async (key: number, file: File, folderId: string | null) => {
+  const send = async (key: number, file: File, folderId: string | null, encrypt: boolean) => {
     if (cancelled.current.has(key)) return;
     const started = performance.now();
     update(key, { status: 'sending' });
-    const upload = startUpload(file, folderId, ({ sent }) =>
-      update(key, { sent, speed: sent / Math.max(0.001, (performance.now() - started) / 1000) }),
-    );
+    const progress = ({ sent }: { sent: number }) =>
+      update(key, { sent, speed: sent / Math.max(0.001, (performance.now() - started) / 1000) });
+    const upload = encrypt ? startEncryptedUpload(file, folderId, progress) : startUpload(file, folderId, progress);
     running.current.set(key, upload);
     try {
-      await upload.done;
-      update(key, { status: 'done', sent: file.size });
+      const result = await upload.done;
+      const link = typeof result === 'object' ? result.link : null;
+      update(key, { status: 'done', sent: file.size, link });
+      if (link) await navigator.clipboard?.writeText(link).catch(() => undefined);
       onUploaded();
     } catch (err) {
       update(key, cancelled.current.has(key) ? { status: 'cancelled' } : { status: 'failed', error: describeError(await withRoom(err)) });
@@ -73,7 +79,7 @@ export function useUploads(onUploaded: () => void) {
     }
   };
 
-  const enqueue = async (picked: Picked[], folderId: string | null) => {
+  const enqueue = async (picked: Picked[], folderId: string | null, encrypt = false) => {
     setRefusal(null);
     if (picked.length === 0) return;
     try {
@@ -85,7 +91,7 @@ export function useUploads(onUploaded: () => void) {
     const jobs = picked.map(({ file, dirs }) => ({ key: nextKey.current++, file, dirs }));
     setItems((all) => [
       ...all,
-      ...jobs.map(({ key, file }) => ({ key, name: file.name, size: file.size, sent: 0, speed: 0, status: 'waiting' as const, error: null })),
+      ...jobs.map(({ key, file }) => ({ key, name: file.name, size: file.size, sent: 0, speed: 0, status: 'waiting' as const, error: null, encrypted: encrypt })),
     ]);
     let folders: Map<string, string | null>;
     try {
@@ -99,7 +105,7 @@ export function useUploads(onUploaded: () => void) {
     const waiting = [...jobs];
     const worker = async () => {
       for (let job = waiting.shift(); job; job = waiting.shift()) {
-        await send(job.key, job.file, folders.get(job.dirs.join('/')) ?? folderId);
+        await send(job.key, job.file, folders.get(job.dirs.join('/')) ?? folderId, encrypt);
       }
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
@@ -123,6 +129,25 @@ const STATUS_TEXT: Record<Status, string> = {
   cancelled: 'Cancelled',
 };
 
+/** The link of a file encrypted end to end: its key is in it and nowhere on the server. */
+function EncryptedLink({ link, name }: { link: string; name: string }) {
+  const [copied, setCopied] = useState('');
+  const copy = () =>
+    navigator.clipboard.writeText(link).then(
+      () => setCopied('Copied.'),
+      () => setCopied('Select the link and copy it by hand.'),
+    );
+  return (
+    <span class="encrypted-link">
+      <input readOnly value={link} aria-label={`Link with key of ${name}`} onFocus={(e) => e.currentTarget.select()} />
+      <button type="button" onClick={copy}>
+        Copy link with key
+      </button>
+      <span role="status">{copied}</span>
+    </span>
+  );
+}
+
 function UploadRow({ item, onCancel }: { item: QueueItem; onCancel: (key: number) => void }) {
   return (
     <li class={`upload upload-${item.status}`}>
@@ -133,6 +158,7 @@ function UploadRow({ item, onCancel }: { item: QueueItem; onCancel: (key: number
         {item.status === 'sending' && ` · ${formatSize(String(item.sent))} of ${formatSize(String(item.size))} · ${formatSize(String(Math.round(item.speed)))}/s`}
       </span>
       {item.error && <span class="problem">{item.error}</span>}
+      {item.link && <EncryptedLink link={item.link} name={item.name} />}
       {(item.status === 'waiting' || item.status === 'sending') && (
         <button type="button" onClick={() => onCancel(item.key)} aria-label={`Cancel ${item.name}`}>
           Cancel
@@ -150,8 +176,10 @@ export function UploadList({ queue }: { queue: ReturnType<typeof useUploads> }) 
   const { items, refusal, cancel, clearFinished } = queue;
   if (items.length === 0 && !refusal) return null;
   const having = (...statuses: Status[]) => items.filter((item) => statuses.includes(item.status));
-  const open = [...having('sending'), ...having('waiting'), ...having('failed')];
-  const finished = having('done', 'cancelled');
+  // An encrypted upload's link (its key is nowhere else) stays in sight until the finished ones are cleared.
+  const linked = items.filter((item) => item.status === 'done' && item.link);
+  const open = [...having('sending'), ...having('waiting'), ...having('failed'), ...linked];
+  const finished = having('done', 'cancelled').filter((item) => !linked.includes(item));
   const cancelled = having('cancelled').length;
   return (
     <section class="uploads" aria-label="Uploads">
@@ -187,7 +215,7 @@ export function UploadList({ queue }: { queue: ReturnType<typeof useUploads> }) 
           </ul>
         </details>
       )}
-      {finished.length + having('failed').length > 0 && (
+      {finished.length + linked.length + having('failed').length > 0 && (
         <button type="button" onClick={clearFinished}>
           Clear finished
         </button>

@@ -13,18 +13,18 @@ export interface RunningUpload {
   cancel(): void;
 }
 
-const ENDPOINT = '/api/upload/tus';
+export const ENDPOINT = '/api/upload/tus';
 /** Bytes per request: a proxy's body limit is rarely below this, and a retry after a cut resends at most this. */
-const CHUNK_BYTES = 16 * 1024 * 1024;
+export const CHUNK_BYTES = 16 * 1024 * 1024;
 /**
  * Waits between retries after a dropped connection or a server hiccup, about a minute in all before giving up. The
  * first waits a moment: the server may still be storing what arrived before the cut (it answers 409 until then).
  */
-const RETRY_DELAYS = [500, 1000, 3000, 5000, 10_000, 20_000, 20_000];
+export const RETRY_DELAYS = [500, 1000, 3000, 5000, 10_000, 20_000, 20_000];
 /** Answers worth another try: none at all (the network), a conflict of offsets, throttling, a server fault. */
-const RETRY_STATUSES = new Set([0, 409, 423, 429, 500, 502, 503, 504]);
+export const RETRY_STATUSES = new Set([0, 409, 423, 429, 500, 502, 503, 504]);
 
-function errorOf(err: Error): ApiError {
+export function errorOf(err: Error): ApiError {
   const response = (err as DetailedError).originalResponse;
   if (!response) return new ApiError(0, 'offline', 'The connection was lost and the upload could not resume. Try again.');
   const status = response.getStatus();

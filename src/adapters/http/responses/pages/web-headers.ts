@@ -3,8 +3,9 @@
  * eval); the page talks only to its own API; it frames nothing, cannot be framed, cannot change its base URL, and
  * cannot submit a form natively (the password form is sent by fetch, so no password can end up in a URL). Workers
  * come from our own files too: pdf.js's, for PDF previews. Trusted Types make every string-to-HTML sink (innerHTML
- * and friends) throw, so a name or a paste can only ever become text; the one policy allowed,
- * `coffer-pdf-worker`, vouches for the built PDF worker's address and nothing else (web/src/common/pdf/pdf-engine.ts).
+ * and friends) throw, so a name or a paste can only ever become text; the policies allowed:
+ * `coffer-pdf-worker`, vouches for the built PDF worker's address and nothing else (web/src/common/pdf/pdf-engine.ts);
+ * `coffer-download-worker` likewise for the share page's service worker (web/src/share/e2e-worker-client.ts).
  */
 export const PAGE_CSP = [
   "default-src 'none'",
@@ -18,7 +19,7 @@ export const PAGE_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
   "require-trusted-types-for 'script'",
-  "trusted-types coffer-pdf-worker",
+  "trusted-types coffer-pdf-worker coffer-download-worker",
 ].join('; ');
 
 const COMMON = {
@@ -45,4 +46,17 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const ASSET_HEADERS: Record<string, string> = {
   ...COMMON,
   'Content-Security-Policy': "default-src 'none'; sandbox",
+};
+
+/** The share page's service worker (web/src/share/download-worker.ts), which decrypts end-to-end encrypted files. */
+export const DOWNLOAD_WORKER = 'download-worker.js';
+
+/**
+ * Its policy is the worker's own: it imports our built modules and fetches a share's bytes, nothing else. It lives
+ * among the assets (its imports are relative) and may control the share pages, `/s/`.
+ */
+export const DOWNLOAD_WORKER_HEADERS: Record<string, string> = {
+  ...COMMON,
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; connect-src 'self'",
+  'Service-Worker-Allowed': '/s/',
 };

@@ -24,6 +24,7 @@ export interface UploadMetadata {
   folderId: string | null;
   name: string | null;
   share: ShareOptions | null;
+  encryptedMetadata: string | null;
   /**
    * An upload into a file request (`requestId`, with `uploaderName` and `note`): the uploader chooses no folder, name
    * or share, so those keys are refused beside it.
@@ -32,7 +33,7 @@ export interface UploadMetadata {
 }
 
 const REQUEST_KEYS = ['requestId', 'uploaderName', 'note'] as const;
-const NOT_WITH_REQUEST = ['folderId', 'name', 'share', 'password', 'expiresAt', 'maxViews', 'maxDownloads'] as const;
+const NOT_WITH_REQUEST = ['folderId', 'name', 'share', 'password', 'expiresAt', 'maxViews', 'maxDownloads', 'encryptedMetadata'] as const;
 
 /** Whether raw `Upload-Metadata` names a file request (looked at before any credential is asked for). */
 export const namesRequest = (raw: string | undefined): boolean => /(^|,)\s*requestId /.test(raw ?? '');
@@ -73,6 +74,7 @@ export function uploadMetadata(raw: string | undefined): UploadMetadata {
     folderId: fields.folderId,
     name: fields.name,
     share: shareOptionsOf(fields),
+    encryptedMetadata: fields.encryptedMetadata,
     request:
       requestId === undefined
         ? null
