@@ -50,6 +50,9 @@ describe('loadConfig', () => {
       recoverySweepSeconds: 10,
       passwordLogin: 'enabled',
       oidc: null,
+      activityAddresses: 'truncated',
+      activityRetentionDays: 90,
+      webhookAllowPrivate: false,
     });
   });
 
@@ -349,5 +352,20 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...base, PASSWORD_LOGIN: 'disabled' }).passwordLogin).toBe('disabled');
       expect(loadConfig({ PASSWORD_LOGIN: 'enabled' }).passwordLogin).toBe('enabled');
     });
+  });
+});
+
+describe('activity and webhook settings', () => {
+  it('reads ACTIVITY_ADDRESSES, ACTIVITY_RETENTION_DAYS and WEBHOOK_ALLOW_PRIVATE', () => {
+    const config = loadConfig({ ACTIVITY_ADDRESSES: 'none', ACTIVITY_RETENTION_DAYS: '7', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    expect(config).toMatchObject({ activityAddresses: 'none', activityRetentionDays: 7, webhookAllowPrivate: true });
+  });
+
+  it('names the variable of a bad value', () => {
+    for (const env of [{ ACTIVITY_ADDRESSES: 'partial' }, { ACTIVITY_RETENTION_DAYS: '0' }, { WEBHOOK_ALLOW_PRIVATE: 'yes' }]) {
+      const name = Object.keys(env)[0]!;
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(name);
+    }
   });
 });

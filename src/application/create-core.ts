@@ -1,3 +1,13 @@
+import { ListActivity } from './activity/list-activity.js';
+import {
+  CreateWebhook,
+  DeleteWebhook,
+  GetWebhook,
+  ListDeliveries,
+  ListWebhooks,
+  TestWebhook,
+  UpdateWebhook,
+} from './activity/manage-webhooks.js';
 import type { Core } from './contract.js';
 import type { Ports } from './ports/index.js';
 import { Login } from './auth/login.js';
@@ -170,5 +180,13 @@ export function createCore(p: Ports): Core {
     sweepStaleHolds: new SweepStaleHolds(p),
     sweepDeadInstances: new SweepDeadInstances(p),
     sweepExpiredUploads: new SweepExpiredUploads(p),
+    listActivity: new ListActivity(p),
+    createWebhook: new CreateWebhook(p),
+    listWebhooks: new ListWebhooks(p),
+    getWebhook: new GetWebhook(p),
+    updateWebhook: new UpdateWebhook(p),
+    deleteWebhook: new DeleteWebhook(p),
+    listDeliveries: new ListDeliveries(p),
+    testWebhook: new TestWebhook(p),
   };
 }

@@ -4,6 +4,11 @@ import { Container, type Newable, type ServiceIdentifier } from 'inversify';
 import type { Db } from 'mongodb';
 import { Core, createCore } from '../application/index.js';
 import {
+  ActivityRecorder,
+  ActivityRepository,
+  DeliveryRepository,
+  WebhookRepository,
+  WebhookSender,
   BlobStore,
   Clock,
   CollectionRepository,
@@ -64,6 +69,9 @@ import {
   MemoryUsageCounter,
   MemoryUsageReports,
   MemoryUserRepository,
+  MemoryActivityRepository,
+  MemoryWebhookRepository,
+  MemoryDeliveryRepository,
 } from '../adapters/memory/index.js';
 import {
   GridFsBlobStore,
@@ -87,7 +95,13 @@ import {
   MongoUsageReports,
   MongoUserRepository,
   unavailableWhenDisconnected,
+  ActivityRetention,
+  MongoActivityRepository,
+  MongoWebhookRepository,
+  MongoDeliveryRepository,
 } from '../adapters/mongodb/index.js';
+import { HttpWebhookSender } from '../adapters/webhook/http-webhook-sender.js';
+import { LoggedActivityRecorder } from './activity-recorder.js';
 import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
 import { NoIdentityProvider } from '../adapters/oidc/no-identity-provider.js';
 import type { OidcClientOptions } from '../adapters/oidc/oidc-options.js';
@@ -162,6 +176,11 @@ const PORT_TOKENS = {
   requests: RequestRepository,
   pendingSignIns: PendingSignInRepository,
   identityProvider: IdentityProvider,
+  activity: ActivityRecorder,
+  activityLog: ActivityRepository,
+  webhooks: WebhookRepository,
+  deliveries: DeliveryRepository,
+  webhookSender: WebhookSender,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -185,6 +204,9 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   WebAuthnChallengeRepository,
   RequestRepository,
   PendingSignInRepository,
+  ActivityRepository,
+  WebhookRepository,
+  DeliveryRepository,
   BlobStore,
 ];
 
@@ -209,6 +231,9 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(PasskeyRepository).to(MemoryPasskeyRepository).inSingletonScope();
   container.bind(WebAuthnChallengeRepository).to(MemoryWebAuthnChallengeRepository).inSingletonScope();
   container.bind(PendingSignInRepository).to(MemoryPendingSignInRepository).inSingletonScope();
+  container.bind(ActivityRepository).to(MemoryActivityRepository).inSingletonScope();
+  container.bind(WebhookRepository).to(MemoryWebhookRepository).inSingletonScope();
+  container.bind(DeliveryRepository).to(MemoryDeliveryRepository).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -224,8 +249,9 @@ function bindGuarded<T extends object>(container: Container, token: ServiceIdent
     .onActivation((_, instance) => unavailableWhenDisconnected(instance));
 }
 
-function bindMongoPersistence(container: Container, db: Db): void {
+function bindMongoPersistence(container: Container, db: Db, retentionMs: number): void {
   container.bind(MongoDb).toConstantValue(db);
+  container.bind(ActivityRetention).toConstantValue(retentionMs);
   bindGuarded<UserRepository>(container, UserRepository, MongoUserRepository);
   bindGuarded<TokenRepository>(container, TokenRepository, MongoTokenRepository);
   bindGuarded<Callers>(container, Callers, MongoCallers);
@@ -244,6 +270,9 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<PasskeyRepository>(container, PasskeyRepository, MongoPasskeyRepository);
   bindGuarded<WebAuthnChallengeRepository>(container, WebAuthnChallengeRepository, MongoWebAuthnChallengeRepository);
   bindGuarded<PendingSignInRepository>(container, PendingSignInRepository, MongoPendingSignInRepository);
+  bindGuarded<ActivityRepository>(container, ActivityRepository, MongoActivityRepository);
+  bindGuarded<WebhookRepository>(container, WebhookRepository, MongoWebhookRepository);
+  bindGuarded<DeliveryRepository>(container, DeliveryRepository, MongoDeliveryRepository);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -331,6 +360,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     maxConcurrentUploads: config.maxConcurrentUploads,
     resumableIdleMs: config.resumableExpiryHours * HOUR_MS,
     passwordLogin: config.passwordLogin,
+    activityAddresses: config.activityAddresses,
     sso: config.oidc && {
       label: config.oidc.label,
       autoRegister: config.oidc.autoRegister,
@@ -350,7 +380,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
 
   container.bind(Persistence).toConstantValue(persistence);
   if (persistence.db) {
-    bindMongoPersistence(container, persistence.db);
+    bindMongoPersistence(container, persistence.db, config.activityRetentionDays * DAY_MS);
     bindBlobStore(container, config, options.blobStore ?? config.blobStore, persistence.db);
   } else if (options.memoryOf) {
     bindSharedMemory(container, options.memoryOf);
@@ -367,6 +397,12 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     )
     .inSingletonScope();
   container.bind(Instance).toService(LeaseKeeper);
+  container
+    .bind(LoggedActivityRecorder)
+    .toResolvedValue((log: ActivityRepository) => new LoggedActivityRecorder(log, logger), [ActivityRepository])
+    .inSingletonScope();
+  container.bind(ActivityRecorder).toService(LoggedActivityRecorder);
+  container.bind(WebhookSender).toConstantValue(new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate }));
 
   const names = Object.keys(PORT_TOKENS) as (keyof Ports)[];
   const wrap = options.wrapPorts ?? ((ports: Ports) => ports);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ACTIVITY_ADDRESS_MODES, type ActivityAddressMode } from '../domain/activity.js';
 import { LIMIT_KINDS, type Limits, type LimitKind } from '../domain/limits.js';
 import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from '../domain/user.js';
 
@@ -50,6 +51,12 @@ export interface Config {
   passwordLogin: PasswordLoginMode;
   /** Single sign-on (OIDC_*); null unless OIDC_ISSUER is set. */
   oidc: OidcConfig | null;
+  /** ACTIVITY_ADDRESSES: how much of a reader's address an activity event keeps. */
+  activityAddresses: ActivityAddressMode;
+  /** ACTIVITY_RETENTION_DAYS: events (and webhook deliveries) go this long after they happened. */
+  activityRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private, link-local and metadata addresses. */
+  webhookAllowPrivate: boolean;
 }
 
 export const PASSWORD_LOGIN_MODES = ['enabled', 'admins', 'disabled'] as const;
@@ -350,5 +357,8 @@ export function loadConfig(env: Env): Config {
     recoverySweepSeconds: positiveNumber(env, 'RECOVERY_SWEEP_SECONDS', 10, 3600),
     passwordLogin: passwordLogin(env, sso, registration),
     oidc: sso,
+    activityAddresses: oneOf(env, 'ACTIVITY_ADDRESSES', ACTIVITY_ADDRESS_MODES, 'truncated'),
+    activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 90, 1, 36_500),
+    webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
   };
 }

@@ -12,3 +12,5 @@ export * from './user.js';
 export * from './served-type.js';
 export * from './file-request.js';
 export * from './local-path.js';
+export * from './activity.js';
+export * from './client-agent.js';

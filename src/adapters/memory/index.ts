@@ -1,3 +1,6 @@
+import { MemoryActivityRepository } from './memory-activity-repository.js';
+import { MemoryDeliveryRepository } from './memory-delivery-repository.js';
+import { MemoryWebhookRepository } from './memory-webhook-repository.js';
 import { MemorySecondFactorRepository } from './memory-second-factor-repository.js';
 import { MemoryPasskeyRepository } from './memory-passkey-repository.js';
 import { MemoryWebAuthnChallengeRepository } from './memory-webauthn-challenge-repository.js';
@@ -36,4 +39,7 @@ export {
   MemoryUsageCounter,
   MemoryUsageReports,
   MemoryUserRepository,
+  MemoryActivityRepository,
+  MemoryWebhookRepository,
+  MemoryDeliveryRepository,
 };

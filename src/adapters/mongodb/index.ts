@@ -1,3 +1,6 @@
+import { ActivityRetention, MongoActivityRepository } from './mongo-activity-repository.js';
+import { MongoDeliveryRepository } from './mongo-delivery-repository.js';
+import { MongoWebhookRepository } from './mongo-webhook-repository.js';
 import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js';
 import { MongoPasskeyRepository } from './mongo-passkey-repository.js';
 import { MongoWebAuthnChallengeRepository } from './mongo-webauthn-challenge-repository.js';
@@ -28,6 +31,10 @@ export {
 } from './embedded-mongod.js';
 export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected } from './unavailable.js';
 export {
+  ActivityRetention,
+  MongoActivityRepository,
+  MongoDeliveryRepository,
+  MongoWebhookRepository,
   GridFsBlobStore,
   MongoMfaChallengeRepository,
   MongoPendingSignInRepository,

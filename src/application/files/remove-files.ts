@@ -1,7 +1,8 @@
+import { forgetActivity } from '../activity/forget.js';
 import type { LimitKind, StoredFile } from '../../domain/index.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
 
-export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance'>;
+export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance' | 'activityLog'>;
 
 /** Files are removed in slices so a large cascade never holds more than this many in flight. */
 const SLICE = 200;
@@ -41,6 +42,7 @@ async function removeOwned(p: RemovalDeps, ownerId: string, files: readonly Stor
   // The creates of the shares counted here (one killed after its insert) are this removal's to give back now.
   const fixed = await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.size), blobsOf(claimed), [...shares.values()]);
   const deleted = await p.shares.deleteByItems('file', ids);
+  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
   // Shares made or deleted by their owner between the count and the delete: the hold follows what this call deleted.
   if (fixed) await followShares(p, ownerId, holdId, shares.size, deleted.length);
   await finishRemoval(p, ownerId, holdId, ids, blobsOf(claimed));
@@ -62,7 +64,7 @@ export async function finishFileRemoval(p: RemovalDeps, hold: HeldAmounts): Prom
     blobs = blobsOf(claimed);
     await p.usage.fixHeld(userId, holdId, countsOf(claimed, shares.size), blobs, [...shares.values()]);
   }
-  if (ids.length > 0) await p.shares.deleteByItems('file', ids);
+  if (ids.length > 0) await forgetActivity(p, { shareIds: (await p.shares.deleteByItems('file', ids)).map((share) => share.id) });
   await finishRemoval(p, userId, holdId, ids, blobs, hold.by ?? undefined);
 }
 

@@ -1,3 +1,4 @@
+import type { ActivityRecorder, ActivityRepository } from './activity.js';
 import type { BlobStore } from './blob-store.js';
 import type { Callers } from './callers.js';
 import type { Clock } from './clock.js';
@@ -26,8 +27,11 @@ import type { UsageReports } from './usage-reports.js';
 import type { UserRepository } from './user-repository.js';
 import type { WebAuthn } from './webauthn.js';
 import type { WebAuthnChallengeRepository } from './webauthn-challenges.js';
+import type { DeliveryRepository, WebhookRepository, WebhookSender } from './webhooks.js';
 
+export * from './activity.js';
 export * from './blob-store.js';
+export * from './webhooks.js';
 export * from './callers.js';
 export * from './clock.js';
 export * from './collection-repository.js';
@@ -90,4 +94,10 @@ export interface Ports {
   pendingSignIns: PendingSignInRepository;
   /** Single sign-on's provider; when SSO is off, one that is never available. */
   identityProvider: IdentityProvider;
+  /** Records activity without the reader waiting (never throws). */
+  activity: ActivityRecorder;
+  activityLog: ActivityRepository;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  webhookSender: WebhookSender;
 }

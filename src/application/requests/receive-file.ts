@@ -1,6 +1,7 @@
 import type { RequestRoom } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { UploadFile } from '../files/upload-file.js';
+import { note as noteActivity } from '../activity/note.js';
 import type { Ports } from '../ports/index.js';
 import { admitToRequest, giveBackRoom, receivedFrom, takeRequestRoom, uploaderFacing, type IntakeDeps } from './request-intake.js';
 
@@ -33,6 +34,8 @@ export class ReceiveFile implements Port {
         deliver ? { ...upload, deliver: (view) => deliver(answer(view)) } : upload,
         intake,
       );
+      const target = { ownerId: request.ownerId, requestId: request.id };
+      noteActivity(this.p, target, 'received', key.reader, { fileId: file.id, bytes: Number(file.size), complete: true });
       return answer(file);
     } catch (err) {
       await giveBackRoom(this.p, request.id, taken);

@@ -12,6 +12,7 @@ import { linkNext, pageQuery, parsePage } from './paging.js';
 import { parse, parseId, requestCreateBody, requestUpdateBody } from '../validation.js';
 import { z } from 'zod';
 import type { RouteDeps } from './route-deps.js';
+import { readerOf } from '../server/reader.js';
 import type { RouteTable } from './route-table.js';
 
 export const REQUEST_PASSWORD: RequestHeader = {
@@ -43,6 +44,7 @@ export function requestRoutes(routes: RouteTable, { core, auth, options }: Route
     id: parseId(ctx.params.id),
     password: requestPassword(ctx),
     client: auth.client(ctx),
+    reader: readerOf(ctx),
   });
 
   routes.add(

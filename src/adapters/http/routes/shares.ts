@@ -5,6 +5,7 @@ import { actorOf, sharePassword } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
 import { publicBase, shareUrl } from '../server/public-url.js';
 import { sendFileContent } from '../responses/send-file-content.js';
+import { readerOf } from '../server/reader.js';
 import { parse, parseId, shareCreateBody, shareUpdateBody } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteTable } from './route-table.js';
@@ -44,8 +45,8 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
     async (ctx) => {
       const id = parseId(ctx.params.id);
       const actor = await auth.optionalActor(ctx);
-      const [password, client, peek] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD'];
-      ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek }));
+      const [password, client, peek, reader] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD', readerOf(ctx)];
+      ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek, reader }));
     },
   );
 
@@ -55,7 +56,7 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
       const id = parseId(ctx.params.id);
       const actor = await auth.optionalActor(ctx);
       const password = sharePassword(ctx);
-      const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
+      const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx), reader: readerOf(ctx) });
       await sendFileContent(ctx, content);
     },
   );

@@ -1,0 +1,14 @@
+import type { Ports } from '../ports/index.js';
+
+/**
+ * A deleted share's or request's events go with it. Called once the record is gone; a failure here leaves events
+ * nobody can reach through their share or request any more, and retention removes them, so it never fails the
+ * delete that already happened.
+ */
+export async function forgetActivity(
+  p: Pick<Ports, 'activityLog'>,
+  target: { shareIds?: readonly string[]; requestIds?: readonly string[] },
+): Promise<void> {
+  if ((target.shareIds?.length ?? 0) === 0 && (target.requestIds?.length ?? 0) === 0) return;
+  await p.activityLog.removeFor(target).catch(() => undefined);
+}
