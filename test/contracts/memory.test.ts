@@ -19,7 +19,11 @@ import {
   MemoryUsageReports,
   MemoryUserRepository,
   MemoryWebAuthnChallengeRepository,
+  MemoryActivityRepository,
+  MemoryWebhookRepository,
+  MemoryDeliveryRepository,
 } from '../../src/adapters/memory/index.js';
+import { activityRepositoryContract, deliveryRepositoryContract, webhookRepositoryContract } from './activity.contract.js';
 import { makeCore } from '../support/core.js';
 import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
@@ -58,6 +62,9 @@ pasteRepositoryContract('MemoryPasteRepository', async () => new MemoryPasteRepo
 requestRepositoryContract('MemoryRequestRepository', async () => new MemoryRequestRepository());
 shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepository());
 instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLeases());
+activityRepositoryContract('MemoryActivityRepository', async () => new MemoryActivityRepository());
+webhookRepositoryContract('MemoryWebhookRepository', async () => new MemoryWebhookRepository());
+deliveryRepositoryContract('MemoryDeliveryRepository', async () => new MemoryDeliveryRepository());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
 usageReportsContract('MemoryUsageReports', async () => {
