@@ -14,9 +14,12 @@ export class LoggedActivityRecorder implements ActivityRecorder {
   constructor(
     private readonly log: ActivityRepository,
     private readonly logger: Pick<Logger, 'warn'>,
+    /** ACTIVITY=off: every event is dropped unwritten. */
+    private readonly enabled = true,
   ) {}
 
   record(event: ActivityEvent): void {
+    if (!this.enabled) return;
     const write = this.log
       .add(event)
       .catch((err: unknown) => {

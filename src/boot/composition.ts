@@ -399,7 +399,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
   container.bind(Instance).toService(LeaseKeeper);
   container
     .bind(LoggedActivityRecorder)
-    .toResolvedValue((log: ActivityRepository) => new LoggedActivityRecorder(log, logger), [ActivityRepository])
+    .toResolvedValue((log: ActivityRepository) => new LoggedActivityRecorder(log, logger, config.activity), [ActivityRepository])
     .inSingletonScope();
   container.bind(ActivityRecorder).toService(LoggedActivityRecorder);
   container.bind(WebhookSender).toConstantValue(new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate }));

@@ -51,6 +51,8 @@ export interface Config {
   passwordLogin: PasswordLoginMode;
   /** Single sign-on (OIDC_*); null unless OIDC_ISSUER is set. */
   oidc: OidcConfig | null;
+  /** ACTIVITY=off: nothing is recorded (no activity, no webhook or mail about reads). */
+  activity: boolean;
   /** ACTIVITY_ADDRESSES: how much of a reader's address an activity event keeps. */
   activityAddresses: ActivityAddressMode;
   /** ACTIVITY_RETENTION_DAYS: events (and webhook deliveries) go this long after they happened. */
@@ -357,6 +359,7 @@ export function loadConfig(env: Env): Config {
     recoverySweepSeconds: positiveNumber(env, 'RECOVERY_SWEEP_SECONDS', 10, 3600),
     passwordLogin: passwordLogin(env, sso, registration),
     oidc: sso,
+    activity: oneOf(env, 'ACTIVITY', ['on', 'off'], 'on') === 'on',
     activityAddresses: oneOf(env, 'ACTIVITY_ADDRESSES', ACTIVITY_ADDRESS_MODES, 'truncated'),
     activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 90, 1, 36_500),
     webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',

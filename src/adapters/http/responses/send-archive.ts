@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { ShareArchive } from '../../../application/contract.js';
 import { contentDispositionOf } from './content-disposition.js';
 import { ZipStream } from './zip/zip-stream.js';
-import { countedBody } from './sent-bytes.js';
+import { countSent } from './sent-bytes.js';
 
 /**
  * Streams the archive as it is built: no temporary file, no archive in memory, each file's bytes piped through with
@@ -20,7 +20,8 @@ export function sendArchive(ctx: Context, archive: ShareArchive): void {
   });
   ctx.status = 200;
   if (ctx.method !== 'HEAD') {
-    ctx.body = archive.sent ? countedBody(ctx, zip.bytes(), archive.sent) : Readable.from(zip.bytes(), { objectMode: false });
+    if (archive.sent) countSent(ctx, archive.sent);
+    ctx.body = Readable.from(zip.bytes(), { objectMode: false });
   }
   ctx.set('Content-Length', String(zip.layout.total));
 }
