@@ -1,6 +1,10 @@
 import { request as httpGet } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoggedActivityRecorder } from '../../src/boot/activity-recorder.js';
+import { createLogger } from '../../src/boot/logger.js';
+import { startOutboxLoop } from '../../src/boot/outbox-loop.js';
+
+const DAY_MS = 86_400_000;
 import { makeHttp, type HttpTest } from '../support/http.js';
 import { shareCounts } from '../support/share-counts.js';
 
@@ -249,5 +253,25 @@ describe('activity: the client address', () => {
     expect((await seenAs('full', '203.0.113.77')).address).toBe('203.0.113.77');
     expect((await seenAs('full', '2001:db8::1')).address).toBe('2001:db8::1');
     expect((await seenAs('none', '203.0.113.77')).address).toBeNull();
+  });
+});
+
+describe('activity: retention', () => {
+  it('the outbox loop removes events older than ACTIVITY_RETENTION_DAYS (the memory adapter\'s sweep)', async () => {
+    // A session that outlives the 91 days the clock moves.
+    t = await makeHttp({ sessionTtlMs: 365 * DAY_MS, sessionMaxMs: 365 * DAY_MS });
+    const alice = await t.userToken('alice');
+    const { shareId } = await sharedFile(alice, 'hello');
+    await t.request('GET', `/api/share/${shareId}`);
+    t.clock.advance(10 * DAY_MS);
+    await t.request('GET', `/api/share/${shareId}`);
+    expect(await events(alice, '/api/activity')).toHaveLength(2);
+    t.clock.advance(81 * DAY_MS);
+    const stop = startOutboxLoop(t.ports, createLogger('silent'), { retentionMs: 90 * DAY_MS, idleMs: 5 });
+    try {
+      await eventually(() => events(alice, '/api/activity'), (listed) => listed.length === 1);
+    } finally {
+      await stop();
+    }
   });
 });
