@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatDate, formatSize } from '../common/format.js';
 import { api, type FolderView, type RequestInput, type RequestView } from './api.js';
 import { CopyField } from './copy-link.js';
-import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
+import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
 
 const STATE_WORDS: Record<RequestView['state'], string> = {
   active: 'Taking files',
@@ -111,6 +111,7 @@ function RequestItem({ request, onChanged }: { request: RequestView; onChanged: 
         <button type="button" disabled={busy} onClick={() => void toggle()}>
           {request.state === 'closed' ? 'Reopen' : 'Close'}
         </button>
+        <Link href={`/activity?request=${encodeURIComponent(request.id)}`}>Activity</Link>
         <ConfirmButton label="Delete" confirm="Delete this request? The files it received stay." onConfirm={() => run(async () => (await api.deleteRequest(request.id), onChanged()))} />
       </div>
       <ErrorNote error={error} />
