@@ -54,6 +54,7 @@ describe('loadConfig', () => {
       activityAddresses: 'truncated',
       activityRetentionDays: 90,
       webhookAllowPrivate: false,
+      mail: null,
     });
   });
 

@@ -11,6 +11,7 @@ import type {
   TestWebhook,
   UpdateWebhook,
 } from './activity/manage-webhooks.js';
+import type { GetEmail, NotifyOf, SetEmail, SetNotify } from './activity/mail-settings.js';
 import type { LockedRequestView, PublicRequestView, RequestView } from './requests/request-views.js';
 import type {
   AdminUserView,
@@ -563,4 +564,9 @@ export interface Core {
   listDeliveries: ListDeliveries;
   /** Queues a signed `ping` delivery. */
   testWebhook: TestWebhook;
+  // mail notices
+  setEmail: SetEmail;
+  getEmail: GetEmail;
+  setNotify: SetNotify;
+  notifyOf: NotifyOf;
 }

@@ -8,6 +8,7 @@ import {
   TestWebhook,
   UpdateWebhook,
 } from './activity/manage-webhooks.js';
+import { GetEmail, NotifyOf, SetEmail, SetNotify } from './activity/mail-settings.js';
 import type { Core } from './contract.js';
 import type { Ports } from './ports/index.js';
 import { Login } from './auth/login.js';
@@ -188,5 +189,9 @@ export function createCore(p: Ports): Core {
     deleteWebhook: new DeleteWebhook(p),
     listDeliveries: new ListDeliveries(p),
     testWebhook: new TestWebhook(p),
+    setEmail: new SetEmail(p),
+    getEmail: new GetEmail(p),
+    setNotify: new SetNotify(p),
+    notifyOf: new NotifyOf(p),
   };
 }

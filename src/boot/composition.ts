@@ -9,6 +9,8 @@ import {
   DeliveryRepository,
   WebhookRepository,
   WebhookSender,
+  Mailer,
+  MailNotices,
   BlobStore,
   Clock,
   CollectionRepository,
@@ -72,6 +74,7 @@ import {
   MemoryActivityRepository,
   MemoryWebhookRepository,
   MemoryDeliveryRepository,
+  MemoryMailNotices,
 } from '../adapters/memory/index.js';
 import {
   GridFsBlobStore,
@@ -99,7 +102,9 @@ import {
   MongoActivityRepository,
   MongoWebhookRepository,
   MongoDeliveryRepository,
+  MongoMailNotices,
 } from '../adapters/mongodb/index.js';
+import { NodemailerMailer, NoMailer } from '../adapters/mail/nodemailer-mailer.js';
 import { HttpWebhookSender } from '../adapters/webhook/http-webhook-sender.js';
 import { LoggedActivityRecorder } from './activity-recorder.js';
 import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
@@ -181,6 +186,8 @@ const PORT_TOKENS = {
   webhooks: WebhookRepository,
   deliveries: DeliveryRepository,
   webhookSender: WebhookSender,
+  mailNotices: MailNotices,
+  mailer: Mailer,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -207,6 +214,7 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   ActivityRepository,
   WebhookRepository,
   DeliveryRepository,
+  MailNotices,
   BlobStore,
 ];
 
@@ -234,6 +242,7 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(ActivityRepository).to(MemoryActivityRepository).inSingletonScope();
   container.bind(WebhookRepository).to(MemoryWebhookRepository).inSingletonScope();
   container.bind(DeliveryRepository).to(MemoryDeliveryRepository).inSingletonScope();
+  container.bind(MailNotices).to(MemoryMailNotices).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -273,6 +282,7 @@ function bindMongoPersistence(container: Container, db: Db, retentionMs: number)
   bindGuarded<ActivityRepository>(container, ActivityRepository, MongoActivityRepository);
   bindGuarded<WebhookRepository>(container, WebhookRepository, MongoWebhookRepository);
   bindGuarded<DeliveryRepository>(container, DeliveryRepository, MongoDeliveryRepository);
+  bindGuarded<MailNotices>(container, MailNotices, MongoMailNotices);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -402,6 +412,14 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     .toResolvedValue((log: ActivityRepository) => new LoggedActivityRecorder(log, logger, config.activity), [ActivityRepository])
     .inSingletonScope();
   container.bind(ActivityRecorder).toService(LoggedActivityRecorder);
+  const mail = config.mail;
+  container
+    .bind<Mailer>(Mailer)
+    .toResolvedValue(() => (mail ? new NodemailerMailer(mail.smtpUrl, mail.from) : new NoMailer()))
+    .inSingletonScope()
+    .onDeactivation((mailer) => {
+      if (mailer instanceof NodemailerMailer) mailer.close();
+    });
   container.bind(WebhookSender).toConstantValue(new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate }));
 
   const names = Object.keys(PORT_TOKENS) as (keyof Ports)[];

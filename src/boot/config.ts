@@ -59,6 +59,8 @@ export interface Config {
   activityRetentionDays: number;
   /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private, link-local and metadata addresses. */
   webhookAllowPrivate: boolean;
+  /** SMTP_URL and MAIL_FROM, both or neither: mail notices; null without them. */
+  mail: { smtpUrl: string; from: string } | null;
 }
 
 export const PASSWORD_LOGIN_MODES = ['enabled', 'admins', 'disabled'] as const;
@@ -330,6 +332,26 @@ function passwordLogin(env: Env, sso: OidcConfig | null, registration: 'open' | 
   return mode;
 }
 
+/** SMTP_URL (smtp:// or smtps://) and MAIL_FROM go together; the URL's credentials are never echoed. */
+function mail(env: Env): Config['mail'] {
+  const smtpUrl = read(env, 'SMTP_URL');
+  const from = read(env, 'MAIL_FROM');
+  if (smtpUrl === undefined && from === undefined) return null;
+  if (smtpUrl === undefined) throw new ConfigError('SMTP_URL', 'must be set when MAIL_FROM is (both or neither)');
+  if (from === undefined) throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is (both or neither)');
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'is not a URL: write smtp://user:password@host:587 or smtps://…');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  if (!/^[^@\s]+@[^@\s]+$/.test(from.replace(/^.*<([^>]+)>\s*$/, '$1'))) {
+    throw new ConfigError('MAIL_FROM', `is not a mail address: ${shown(from)}`);
+  }
+  return { smtpUrl, from };
+}
+
 /** Reads the whole configuration from the environment; throws ConfigError at the first bad value. */
 export function loadConfig(env: Env): Config {
   const sso = oidc(env);
@@ -363,5 +385,6 @@ export function loadConfig(env: Env): Config {
     activityAddresses: oneOf(env, 'ACTIVITY_ADDRESSES', ACTIVITY_ADDRESS_MODES, 'truncated'),
     activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 90, 1, 36_500),
     webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
+    mail: mail(env),
   };
 }

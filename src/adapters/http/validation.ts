@@ -108,8 +108,10 @@ const shareOptions = {
   maxViews: shareMaximum.nullable().optional(),
   maxDownloads: shareMaximum.nullable().optional(),
 };
-export const shareCreateBody = z.strictObject({ type: z.enum(SHARE_TYPES), id, ...shareOptions });
-export const shareUpdateBody = z.strictObject(shareOptions);
+/** `notify: {email}`: mail the owner (at most every 10 minutes) when a share is downloaded or a request receives files. */
+const notify = { notify: z.strictObject({ email: z.boolean() }).optional() };
+export const shareCreateBody = z.strictObject({ type: z.enum(SHARE_TYPES), id, ...shareOptions, ...notify });
+export const shareUpdateBody = z.strictObject({ ...shareOptions, ...notify });
 /** `share: true` shares the paste in the same request, with the options of a share; options alone are refused. */
 export const pasteCreateBody = z
   .strictObject({
@@ -155,8 +157,9 @@ const requestOptions = {
   allowedTypes: z.array(z.string()).nullable().optional(),
   requireName: z.boolean().optional(),
 };
-export const requestCreateBody = z.strictObject({ name: z.string(), folderId: ref.optional(), ...requestOptions });
+export const requestCreateBody = z.strictObject({ name: z.string(), folderId: ref.optional(), ...requestOptions, ...notify });
 export const requestUpdateBody = z.strictObject({
+  ...notify,
   name: z.string().optional(),
   folderId: id.optional(),
   closed: z.boolean().optional(),
@@ -248,3 +251,5 @@ export const webhookUpdateBody = z.strictObject({
   shareIds: webhookShareIds.optional(),
   enabled: z.literal(true).optional().describe('Turns a disabled webhook back on'),
 });
+
+export const meUpdateBody = z.strictObject({ email: z.string().max(254).nullable() });

@@ -1,5 +1,6 @@
 import { MemoryActivityRepository } from './memory-activity-repository.js';
 import { MemoryDeliveryRepository } from './memory-delivery-repository.js';
+import { MemoryMailNotices } from './memory-mail-notices.js';
 import { MemoryWebhookRepository } from './memory-webhook-repository.js';
 import { MemorySecondFactorRepository } from './memory-second-factor-repository.js';
 import { MemoryPasskeyRepository } from './memory-passkey-repository.js';
@@ -42,4 +43,5 @@ export {
   MemoryActivityRepository,
   MemoryWebhookRepository,
   MemoryDeliveryRepository,
+  MemoryMailNotices,
 };

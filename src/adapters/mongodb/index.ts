@@ -1,5 +1,6 @@
 import { ActivityRetention, MongoActivityRepository } from './mongo-activity-repository.js';
 import { MongoDeliveryRepository } from './mongo-delivery-repository.js';
+import { MongoMailNotices } from './mongo-mail-notices.js';
 import { MongoWebhookRepository } from './mongo-webhook-repository.js';
 import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js';
 import { MongoPasskeyRepository } from './mongo-passkey-repository.js';
@@ -34,6 +35,7 @@ export {
   ActivityRetention,
   MongoActivityRepository,
   MongoDeliveryRepository,
+  MongoMailNotices,
   MongoWebhookRepository,
   GridFsBlobStore,
   MongoMfaChallengeRepository,

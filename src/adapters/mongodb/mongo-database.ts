@@ -39,6 +39,10 @@ export const COLLECTIONS = {
   webhooks: 'webhooks',
   /** The webhook outbox: one row per webhook and event, taken under leases. */
   webhookDeliveries: 'webhook_deliveries',
+  /** The address each user gave for mail notices. */
+  mailAddresses: 'mail_addresses',
+  /** Per share or request with mail notices on: what waits to be told, and when the last mail went. */
+  mailNotices: 'mail_notices',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -104,6 +108,7 @@ const INDEXES: Record<string, IndexDescription[]> = {
     { key: { at: 1 }, partialFilterExpression: { dispatched: false }, name: 'waiting' },
     { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'retention_ttl' },
   ],
+  [COLLECTIONS.mailNotices]: [{ key: { pending: 1, lastSentAt: 1 }, partialFilterExpression: { pending: true }, name: 'due' }],
   [COLLECTIONS.webhooks]: [{ key: { 'hooks.id': 1 }, name: 'hook_id' }],
   [COLLECTIONS.webhookDeliveries]: [
     { key: { nextAttemptAt: 1 }, partialFilterExpression: { state: 'pending' }, name: 'due' },

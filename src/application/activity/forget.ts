@@ -6,9 +6,11 @@ import type { Ports } from '../ports/index.js';
  * delete that already happened.
  */
 export async function forgetActivity(
-  p: Pick<Ports, 'activityLog'>,
+  p: Pick<Ports, 'activityLog' | 'mailNotices'>,
   target: { shareIds?: readonly string[]; requestIds?: readonly string[] },
 ): Promise<void> {
   if ((target.shareIds?.length ?? 0) === 0 && (target.requestIds?.length ?? 0) === 0) return;
   await p.activityLog.removeFor(target).catch(() => undefined);
+  const keys = [...(target.shareIds ?? []).map((id) => `share:${id}` as const), ...(target.requestIds ?? []).map((id) => `request:${id}` as const)];
+  await p.mailNotices.forget(keys).catch(() => undefined);
 }

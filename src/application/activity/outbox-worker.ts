@@ -3,11 +3,13 @@ import type { Delivery, Ports, Webhook } from '../ports/index.js';
 import { isoTime } from '../iso-time.js';
 import { activityView } from './activity-views.js';
 import { newDelivery } from './manage-webhooks.js';
+import { MAIL_GAP_MS, mailOne, noticeKeyOf } from './mail-notices.js';
 
-export type OutboxDeps = Pick<Ports, 'activityLog' | 'webhooks' | 'deliveries' | 'webhookSender' | 'clock' | 'instance'>;
+export type OutboxDeps = Pick<Ports, 'activityLog' | 'webhooks' | 'deliveries' | 'webhookSender' | 'clock' | 'instance' | 'mailNotices' | 'mailer'>;
 
 /** A taken event or delivery is this instance's for this long: well over the 10 s an attempt may wait. */
 export const OUTBOX_LEASE_MS = 60_000;
+export { MAIL_GAP_MS };
 /** Retries go on this long after the event; then the webhook is disabled and says why. */
 export const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
 const FIRST_RETRY_MS = 10_000;
@@ -53,7 +55,9 @@ export class OutboxWorker {
     while (dispatched < BATCH && (await this.dispatchOne())) dispatched++;
     let attempted = 0;
     while (attempted < BATCH && (await this.deliverOne())) attempted++;
-    return { dispatched, attempted };
+    let mailed = 0;
+    while (this.p.mailer.available && mailed < BATCH && (await mailOne(this.p))) mailed++;
+    return { dispatched, attempted: attempted + mailed };
   }
 
   async dispatchOne(): Promise<boolean> {
@@ -71,6 +75,8 @@ export class OutboxWorker {
       );
       if (rows.length > 0) await this.p.deliveries.enqueue(rows);
     }
+    const key = noticeKeyOf(event);
+    if (key && this.p.mailer.available) await this.p.mailNotices.mark(key);
     await this.p.activityLog.markDispatched(event.id, holder);
     return true;
   }

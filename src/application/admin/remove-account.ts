@@ -3,7 +3,7 @@ import type { HeldAmounts, Ports } from '../ports/index.js';
 
 export type AccountDeps = Pick<
   Ports,
-  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'requests' | 'activityLog' | 'webhooks'
+  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'requests' | 'activityLog' | 'mailNotices' | 'webhooks'
 >;
 
 /**

@@ -2,7 +2,7 @@ import { forgetActivity } from '../activity/forget.js';
 import type { LimitKind, StoredFile } from '../../domain/index.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
 
-export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance' | 'activityLog'>;
+export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance' | 'activityLog' | 'mailNotices'>;
 
 /** Files are removed in slices so a large cascade never holds more than this many in flight. */
 const SLICE = 200;

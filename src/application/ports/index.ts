@@ -1,5 +1,6 @@
 import type { ActivityRecorder, ActivityRepository } from './activity.js';
 import type { BlobStore } from './blob-store.js';
+import type { Mailer, MailNotices } from './mail.js';
 import type { Callers } from './callers.js';
 import type { Clock } from './clock.js';
 import type { CollectionRepository } from './collection-repository.js';
@@ -31,6 +32,7 @@ import type { DeliveryRepository, WebhookRepository, WebhookSender } from './web
 
 export * from './activity.js';
 export * from './blob-store.js';
+export * from './mail.js';
 export * from './webhooks.js';
 export * from './callers.js';
 export * from './clock.js';
@@ -100,4 +102,6 @@ export interface Ports {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   webhookSender: WebhookSender;
+  mailNotices: MailNotices;
+  mailer: Mailer;
 }

@@ -9,7 +9,7 @@ type Port = Core['deleteRequest'];
 
 /** The request goes (its link stops working at once); what it received stays in the owner's folder. */
 export class DeleteRequest implements Port {
-  constructor(private readonly p: Pick<Ports, 'requests' | 'usage' | 'instance' | 'clock' | 'activityLog'>) {}
+  constructor(private readonly p: Pick<Ports, 'requests' | 'usage' | 'instance' | 'clock' | 'activityLog' | 'mailNotices'>) {}
 
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'request.delete');

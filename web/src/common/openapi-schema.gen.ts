@@ -221,7 +221,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the address mail notices go to (null: none)
+         * @description A session token; an uploader (API) token is 403.
+         */
+        patch: operations["patchApiAuthMe"];
         trace?: never;
     };
     "/api/auth/mfa/totp": {
@@ -1812,6 +1816,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the dashboard (the front end's shell)
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the dashboard (the front end's shell)
+         * @description Public; a token that is sent must be valid.
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin": {
         parameters: {
             query?: never;
@@ -1966,6 +2010,10 @@ export interface components {
         };
         Share: {
             id: string;
+            /** @description The owner's mail notices (in the owner's listing, create and update answers) */
+            notify?: {
+                email: boolean;
+            };
             ownerId: string;
             /** @enum {string} */
             type: "file" | "folder" | "collection" | "paste";
@@ -2232,6 +2280,10 @@ export interface components {
             createdAt: string;
             /** @description true while the password is one the user did not choose (generated at first start, or set by an admin); cleared by POST /api/auth/password. Nothing is refused because of it */
             mustChangePassword: boolean;
+            /** @description Where mail notices go (GET and PATCH /api/auth/me only) */
+            email?: string | null;
+            /** @description Whether this server can send mail (SMTP_URL and MAIL_FROM set; GET and PATCH /api/auth/me only) */
+            mail?: boolean;
             mfa: components["schemas"]["Mfa"];
             /** @description false for an account made by single sign-on, until an admin sets a password */
             hasPassword: boolean;
@@ -2291,6 +2343,10 @@ export interface components {
         };
         Request: {
             id: string;
+            /** @description The owner's mail notices (in the owner's listing, create and update answers) */
+            notify?: {
+                email: boolean;
+            };
             name: string;
             message: string | null;
             folderId: string;
@@ -3107,6 +3163,79 @@ export interface operations {
             };
             /** @description Error: forbidden, limit_reached */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Me */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Error: bad_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unauthorized, share_password_required, share_password_invalid */
+            401: {
+                headers: {
+                    /** @description `Token, Bearer`: either scheme carries a token */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: forbidden, limit_reached */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7501,6 +7630,9 @@ export interface operations {
                     expiresAt?: string | null;
                     maxViews?: number | null;
                     maxDownloads?: number | null;
+                    notify?: {
+                        email: boolean;
+                    };
                 };
             };
         };
@@ -7747,6 +7879,9 @@ export interface operations {
                     expiresAt?: string | null;
                     maxViews?: number | null;
                     maxDownloads?: number | null;
+                    notify?: {
+                        email: boolean;
+                    };
                 };
             };
         };
@@ -8027,6 +8162,9 @@ export interface operations {
                     maxFileBytes?: string | null;
                     allowedTypes?: string[] | null;
                     requireName?: boolean;
+                    notify?: {
+                        email: boolean;
+                    };
                 };
             };
         };
@@ -8246,6 +8384,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    notify?: {
+                        email: boolean;
+                    };
                     name?: string;
                     folderId?: string;
                     closed?: boolean;
@@ -11395,6 +11536,96 @@ export interface operations {
         };
     };
     getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhooks: {
         parameters: {
             query?: never;
             header?: never;

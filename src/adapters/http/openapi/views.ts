@@ -120,6 +120,7 @@ export const Paste = z
 export const Share = z
   .object({
     id: z.string(),
+    notify: z.object({ email: z.boolean() }).optional().describe('The owner\'s mail notices (in the owner\'s listing, create and update answers)'),
     ownerId: z.string(),
     type: z.enum(SHARE_TYPES),
     createdAt: time,
@@ -292,6 +293,8 @@ export const Me = z
         'true while the password is one the user did not choose (generated at first start, or set by an admin); ' +
           'cleared by POST /api/auth/password. Nothing is refused because of it',
       ),
+    email: z.string().nullable().optional().describe('Where mail notices go (GET and PATCH /api/auth/me only)'),
+    mail: z.boolean().optional().describe('Whether this server can send mail (SMTP_URL and MAIL_FROM set; GET and PATCH /api/auth/me only)'),
     mfa: Mfa,
     ...signIn,
   })
@@ -347,6 +350,7 @@ const requestState = z.enum(['active', 'expired', 'full', 'closed']);
 export const Request = z
   .object({
     id: z.string(),
+    notify: z.object({ email: z.boolean() }).optional().describe('The owner\'s mail notices (in the owner\'s listing, create and update answers)'),
     name: z.string(),
     message: z.string().nullable(),
     folderId: z.string(),
