@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEvent } from '../../src/domain/index.js';
-import type { ActivityRepository, Delivery, DeliveryRepository, Webhook, WebhookRepository } from '../../src/application/ports/index.js';
+import type { ActivityRepository, Delivery, DeliveryRepository, MailNotices, Webhook, WebhookRepository } from '../../src/application/ports/index.js';
 import { WEBHOOKS_PER_USER } from '../../src/application/ports/index.js';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z');
@@ -211,6 +211,62 @@ export function deliveryRepositoryContract(name: string, make: () => Promise<Del
       expect(await rows.listByWebhook('hook-1', 10)).toEqual([]);
       expect(await rows.sweep(at(6))).toBe(1);
       expect(await rows.listByWebhook('hook-9', 10)).toEqual([]);
+    });
+  });
+}
+
+export function mailNoticesContract(name: string, make: () => Promise<MailNotices>): void {
+  describe(name, () => {
+    let notices: MailNotices;
+    beforeEach(async () => {
+      notices = await make();
+    });
+
+    it('keeps one address per user', async () => {
+      await notices.setAddress('alice', 'alice@example.com');
+      expect(await notices.address('alice')).toBe('alice@example.com');
+      await notices.setAddress('alice', null);
+      expect(await notices.address('alice')).toBeNull();
+    });
+
+    it('marks only what has notices on; one taker at a time; at most one mail per gap', async () => {
+      await notices.setWanted('share:s1', 'alice', true, at(0));
+      await notices.mark('share:s2');
+      expect(await notices.wanted(['share:s1', 'share:s2'])).toEqual(new Set(['share:s1']));
+      expect(await notices.takeDue('x', at(0), at(60_000), 600_000)).toBeNull();
+      await notices.mark('share:s1');
+      const taken = await Promise.all(['x', 'y'].map((h) => notices.takeDue(h, at(1), at(60_000), 600_000)));
+      expect(taken.filter((n) => n !== null)).toHaveLength(1);
+      const holder = taken[0] ? 'x' : 'y';
+      expect(taken.find((n) => n !== null)).toMatchObject({ key: 'share:s1', ownerId: 'alice', lastSentAt: null, covered: null });
+      expect(await notices.sent('share:s1', 'someone else', at(2), null)).toBe(false);
+      const covered = { at: at(1), ids: ['e1'] };
+      expect(await notices.sent('share:s1', holder, at(2), covered)).toBe(true);
+      await notices.mark('share:s1');
+      // Not before the gap has passed since the last mail.
+      expect(await notices.takeDue('x', at(600_001), at(700_000), 600_000)).toBeNull();
+      expect(await notices.takeDue('x', at(600_002), at(700_000), 600_000)).toMatchObject({ lastSentAt: at(2), covered });
+    });
+
+    it('a mark while a mail is being sent keeps the record pending', async () => {
+      await notices.setWanted('request:r1', 'alice', true, at(0));
+      await notices.mark('request:r1');
+      expect(await notices.takeDue('x', at(1), at(60_000), 600_000)).not.toBeNull();
+      await notices.mark('request:r1');
+      await notices.sent('request:r1', 'x', at(2), null);
+      expect(await notices.takeDue('y', at(700_000), at(800_000), 600_000)).not.toBeNull();
+    });
+
+    it('off and forgotten: nothing is due', async () => {
+      await notices.setWanted('share:s1', 'alice', true, at(0));
+      await notices.mark('share:s1');
+      await notices.setWanted('share:s1', 'alice', false, at(1));
+      expect(await notices.takeDue('x', at(2), at(60_000), 600_000)).toBeNull();
+      await notices.setWanted('share:s2', 'alice', true, at(0));
+      await notices.mark('share:s2');
+      await notices.forget(['share:s2']);
+      expect(await notices.takeDue('x', at(2), at(60_000), 600_000)).toBeNull();
+      expect(await notices.wanted(['share:s1', 'share:s2'])).toEqual(new Set());
     });
   });
 }

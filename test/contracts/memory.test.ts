@@ -22,8 +22,9 @@ import {
   MemoryActivityRepository,
   MemoryWebhookRepository,
   MemoryDeliveryRepository,
+  MemoryMailNotices,
 } from '../../src/adapters/memory/index.js';
-import { activityRepositoryContract, deliveryRepositoryContract, webhookRepositoryContract } from './activity.contract.js';
+import { activityRepositoryContract, deliveryRepositoryContract, mailNoticesContract, webhookRepositoryContract } from './activity.contract.js';
 import { makeCore } from '../support/core.js';
 import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
@@ -65,6 +66,7 @@ instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLea
 activityRepositoryContract('MemoryActivityRepository', async () => new MemoryActivityRepository());
 webhookRepositoryContract('MemoryWebhookRepository', async () => new MemoryWebhookRepository());
 deliveryRepositoryContract('MemoryDeliveryRepository', async () => new MemoryDeliveryRepository());
+mailNoticesContract('MemoryMailNotices', async () => new MemoryMailNotices());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
 usageReportsContract('MemoryUsageReports', async () => {
