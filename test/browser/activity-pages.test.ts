@@ -63,4 +63,20 @@ describe.skipIf(!chromiumFound)('activity and webhooks in the dashboard (Chromiu
     await page.screenshot({ path: screenshotPath('webhooks'), fullPage: true });
     assertClean();
   });
+
+  it('turns on mail for a share and sets the address in Account', async () => {
+    const { page, assertClean } = await watchedPage(browser, { viewport: { width: 1000, height: 900 } });
+    await signInThroughPage(page, t.url, 'dana', 'dana-password');
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByLabel('Email address').fill('dana@example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Mail notices go to dana@example.com.').waitFor();
+    await page.getByRole('link', { name: 'Shares' }).click();
+    await page.getByLabel('Email me when it is downloaded').check();
+    const token = await t.userToken('dana');
+    await expect.poll(async () => (await t.request('GET', '/api/share', { token })).body[0].notify).toEqual({ email: true });
+    expect((await t.request('GET', '/api/auth/me', { token })).body.email).toBe('dana@example.com');
+    await page.screenshot({ path: screenshotPath('shares-with-activity'), fullPage: true });
+    assertClean();
+  });
 });

@@ -230,6 +230,7 @@ export const api = {
     if (target.request) return unwrap(client.GET('/api/request/{id}/activity', { params: { path: { id: target.request }, query: { limit: String(limit) } } }));
     return unwrap(client.GET('/api/activity', query));
   },
+  setEmail: (email: string | null) => unwrap(client.PATCH('/api/auth/me', { body: { email } })),
   webhooks: () => unwrap(client.GET('/api/webhook')),
   createWebhook: (input: WebhookInput) => unwrap(client.POST('/api/webhook', { body: input })),
   updateWebhook: (id: string, change: { enabled?: true }) => unwrap(client.PATCH('/api/webhook/{id}', { ...path(id), body: change })),

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatDate, formatSize } from '../common/format.js';
 import { api, type FolderView, type RequestInput, type RequestView } from './api.js';
 import { CopyField } from './copy-link.js';
+import { MailSwitch } from './mail-switch.js';
 import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
 
 const STATE_WORDS: Record<RequestView['state'], string> = {
@@ -106,6 +107,7 @@ function RequestItem({ request, onChanged }: { request: RequestView; onChanged: 
       </div>
       <p class="muted">{limits.join(' · ')}</p>
       <CopyField value={request.url} label="Request link" button="Copy link" />
+      <MailSwitch label="Email me when files arrive" on={request.notify?.email ?? false} save={(email) => api.updateRequest(request.id, { notify: { email } })} />
       <Received request={request} />
       <div class="row">
         <button type="button" disabled={busy} onClick={() => void toggle()}>

@@ -5,6 +5,7 @@ import { CopyLink } from './copy-link.js';
 import { ShareForm, shareOptions } from './share-form.js';
 import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
 import { RecentActivity } from './activity-page.js';
+import { MailSwitch } from './mail-switch.js';
 
 const itemName = (share: ShareView) =>
   share.file?.name ?? share.folder?.name ?? share.collection?.name ?? share.paste?.name ?? share.id;
@@ -37,6 +38,7 @@ function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => voi
         </div>
       </dl>
       {share.url && <CopyLink url={share.url} />}
+      <MailSwitch label="Email me when it is downloaded" on={share.notify?.email ?? false} save={(email) => api.updateShare(share.id, { notify: { email } })} />
       <div class="row">
         <button type="button" onClick={() => setEditing(!editing)}>
           {editing ? 'Close' : 'Edit'}
