@@ -8,6 +8,8 @@ export interface OutboxLoopOptions {
   retentionMs: number;
   /** How often retention runs. */
   retentionEveryMs?: number;
+  /** The lease on a taken event or delivery (OUTBOX_LEASE_MS; tests shorten it). */
+  leaseMs?: number;
 }
 
 const IDLE_MS = 1000;
@@ -19,7 +21,7 @@ const RETENTION_EVERY_MS = 60 * 60 * 1000;
  * side by side and each event goes out once. Returns the stop, which waits for the turn under way.
  */
 export function startOutboxLoop(ports: Ports, logger: Logger, options: OutboxLoopOptions): () => Promise<void> {
-  const worker = new OutboxWorker(ports);
+  const worker = new OutboxWorker(ports, options.leaseMs);
   const idleMs = options.idleMs ?? IDLE_MS;
   const retentionEveryMs = options.retentionEveryMs ?? RETENTION_EVERY_MS;
   let stopped = false;

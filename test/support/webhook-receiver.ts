@@ -6,7 +6,10 @@ export interface Received {
   body: string;
 }
 
-/** A webhook receiver on 127.0.0.1: records every POST and answers what `answer` says for it (its index from 0). */
+/**
+ * A webhook receiver on 127.0.0.1: records every POST and answers what `answer` says for it (its index from 0); a
+ * negative status never answers (the connection is held open until the receiver closes).
+ */
 export async function startReceiver(answer: (index: number, got: Received) => number = () => 200) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
@@ -16,6 +19,7 @@ export async function startReceiver(answer: (index: number, got: Received) => nu
       const got = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(got);
       const status = answer(received.length - 1, got);
+      if (status < 0) return;
       res.writeHead(status, status >= 300 && status < 400 ? { Location: 'http://127.0.0.1:1/elsewhere' } : {});
       res.end();
     });
@@ -26,6 +30,10 @@ export async function startReceiver(answer: (index: number, got: Received) => nu
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

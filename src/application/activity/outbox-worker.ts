@@ -47,7 +47,11 @@ function bodyOf(event: ActivityEvent, type: WebhookEventType): string {
  * instance died after sending it and before writing so, which the event id lets it recognise.
  */
 export class OutboxWorker {
-  constructor(private readonly p: OutboxDeps) {}
+  constructor(
+    private readonly p: OutboxDeps,
+    /** How long a taken event or delivery stays this instance's (tests shorten it). */
+    private readonly leaseMs = OUTBOX_LEASE_MS,
+  ) {}
 
   /** One turn: dispatch waiting events, then attempt due deliveries. Returns how many of each it handled. */
   async step(): Promise<{ dispatched: number; attempted: number }> {
@@ -63,7 +67,7 @@ export class OutboxWorker {
   async dispatchOne(): Promise<boolean> {
     const now = this.p.clock.now();
     const holder = this.p.instance.id();
-    const event = await this.p.activityLog.takeUndispatched(holder, now, new Date(now.getTime() + OUTBOX_LEASE_MS));
+    const event = await this.p.activityLog.takeUndispatched(holder, now, new Date(now.getTime() + this.leaseMs));
     if (!event) return false;
     const types = webhookTypesOf(event);
     if (types.length > 0) {
@@ -84,7 +88,7 @@ export class OutboxWorker {
   async deliverOne(): Promise<boolean> {
     const now = this.p.clock.now();
     const holder = this.p.instance.id();
-    const row = await this.p.deliveries.takeDue(holder, now, new Date(now.getTime() + OUTBOX_LEASE_MS));
+    const row = await this.p.deliveries.takeDue(holder, now, new Date(now.getTime() + this.leaseMs));
     if (!row) return false;
     const hook = await this.p.webhooks.findById(row.webhookId);
     const key = { webhookId: row.webhookId, id: row.id };
