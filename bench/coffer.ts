@@ -23,7 +23,7 @@ export function startCommand(): { threadPool: string; nodeArgs: string[] } {
  * 100,000 files and a 1 GiB upload. MONGODB_URI (and anything else the caller's environment sets) passes through, so
  * the same run measures the MongoDB persistence.
  */
-export function startCoffer(dataDir: string): Promise<Child> {
+export function startCoffer(dataDir: string, extraEnv: Record<string, string> = {}, name = 'coffer'): Promise<Child> {
   const start = startCommand();
   const env = {
     ...process.env,
@@ -45,8 +45,9 @@ export function startCoffer(dataDir: string): Promise<Child> {
     LIMIT_TOKENS: '1000',
     // The seed uploads small files 24 at a time from one user.
     MAX_CONCURRENT_UPLOADS: '64',
+    ...extraEnv,
   };
-  return startChild('coffer', 'src/main.ts', env, { nodeArgs: start.nodeArgs });
+  return startChild(name, 'src/main.ts', env, { nodeArgs: start.nodeArgs });
 }
 
 interface Created {

@@ -2,7 +2,7 @@ import { MiB } from './stats.js';
 
 /** What one run measures, and how long each measurement lasts. Every loop in the bench is bounded by these. */
 /** The sections of a run, in the order they run; `--only <section>` runs one of them. */
-export const SECTIONS = ['reads', 'transfers', 'logins', 'tree', 'page', 'web'] as const;
+export const SECTIONS = ['reads', 'transfers', 'logins', 'tree', 'page', 'web', 'activity'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Plan {
@@ -69,7 +69,7 @@ const FULL: Plan = {
   budgetMs: 40 * 60_000,
 };
 
-const USAGE = 'options: --quick, --only <reads|transfers|logins|tree|page|web>';
+const USAGE = 'options: --quick, --only <reads|transfers|logins|tree|page|web|activity>';
 
 export function planFrom(argv: readonly string[]): Plan {
   let plan = FULL;

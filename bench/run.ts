@@ -14,6 +14,7 @@ import { shareReads } from './share-reads.js';
 import { transfers } from './transfer.js';
 import { treeAndSearch } from './tree.js';
 import { webBytes } from './web-bytes.js';
+import { activityCost } from './activity.js';
 
 const RESULTS = join(REPO_ROOT, 'bench', 'results.json');
 
@@ -67,6 +68,7 @@ async function main(): Promise<number> {
       ['tree', 'search and folder subtree', treeAndSearch],
       ['page', 'share page', sharePage],
       ['web', 'first-load bytes of the dashboard', webBytes],
+      ['activity', 'activity on vs off', activityCost],
     ] as const) {
       if (!plan.sections.includes(key)) continue;
       try {

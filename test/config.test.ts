@@ -50,6 +50,11 @@ describe('loadConfig', () => {
       recoverySweepSeconds: 10,
       passwordLogin: 'enabled',
       oidc: null,
+      activity: true,
+      activityAddresses: 'truncated',
+      activityRetentionDays: 90,
+      webhookAllowPrivate: false,
+      mail: null,
     });
   });
 
@@ -349,5 +354,20 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...base, PASSWORD_LOGIN: 'disabled' }).passwordLogin).toBe('disabled');
       expect(loadConfig({ PASSWORD_LOGIN: 'enabled' }).passwordLogin).toBe('enabled');
     });
+  });
+});
+
+describe('activity and webhook settings', () => {
+  it('reads ACTIVITY_ADDRESSES, ACTIVITY_RETENTION_DAYS and WEBHOOK_ALLOW_PRIVATE', () => {
+    const config = loadConfig({ ACTIVITY: 'off', ACTIVITY_ADDRESSES: 'none', ACTIVITY_RETENTION_DAYS: '7', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    expect(config).toMatchObject({ activity: false, activityAddresses: 'none', activityRetentionDays: 7, webhookAllowPrivate: true });
+  });
+
+  it('names the variable of a bad value', () => {
+    for (const env of [{ ACTIVITY: 'false' }, { ACTIVITY_ADDRESSES: 'partial' }, { ACTIVITY_RETENTION_DAYS: '0' }, { WEBHOOK_ALLOW_PRIVATE: 'yes' }]) {
+      const name = Object.keys(env)[0]!;
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(name);
+    }
   });
 });

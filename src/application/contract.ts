@@ -1,6 +1,17 @@
-import type { Actor, ItemProperty, LimitKind, TokenScope, Usage, UserType, WriteLock } from '../domain/index.js';
+import type { ActivityKind, Actor, ItemProperty, LimitKind, ReaderInfo, TokenScope, Usage, UserType, WriteLock } from '../domain/index.js';
 import type { ByteRange, CeremonyOptions, CredentialJson, RelyingParty } from './ports/index.js';
 import type { ShareGrant } from './shares/share-grant.js';
+import type { ActivityView } from './activity/activity-views.js';
+import type {
+  CreateWebhook,
+  DeleteWebhook,
+  GetWebhook,
+  ListDeliveries,
+  ListWebhooks,
+  TestWebhook,
+  UpdateWebhook,
+} from './activity/manage-webhooks.js';
+import type { GetEmail, NotifyOf, SetEmail, SetNotify } from './activity/mail-settings.js';
 import type { LockedRequestView, PublicRequestView, RequestView } from './requests/request-views.js';
 import type {
   AdminUserView,
@@ -24,6 +35,9 @@ import type {
   UsageView,
 } from './views.js';
 
+/** Which events a listing reads: one share's, one request's, or all of the caller's; of one kind or all. */
+export type ListActivityInput = { actor: Actor; shareId?: string; requestId?: string; kind?: ActivityKind } & PageRequest;
+
 /** One operation of the core. Expected failures reject with a DomainError carrying a stable code. */
 export interface UseCase<I, O> {
   execute(input: I): Promise<O>;
@@ -42,6 +56,8 @@ export interface ShareKey {
   client?: ClientAddress;
   /** The reader only looks (HTTP HEAD, a link-preview bot): the share is checked as for a read, but nothing is counted. */
   peek?: boolean;
+  /** Who reads, for the share's activity (a link-preview bot's `peek` is recorded, with `bot: true`). */
+  reader?: ReaderInfo;
   /** A grant from unlocking the share (its page's cookie): opens a protected share without its password. */
   grant?: string | null;
   /**
@@ -93,6 +109,8 @@ export interface RequestKey {
   /** From unlocking the request on its page: opens a protected request without its password. */
   grant?: string | null;
   client?: ClientAddress;
+  /** Who sends, for the request's activity. */
+  reader?: ReaderInfo;
 }
 
 /** What an uploader tells about a file they send. `uploaderName` is required when the request says so. */
@@ -154,6 +172,11 @@ export interface FileContent {
   /** HTML, SVG, XML and the like: always an attachment, always sandboxed. */
   active: boolean;
   open(range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
+  /**
+   * Told by whoever streams the bytes, once, when the body has gone out or the connection closed before: how many
+   * bytes went and whether all of them did. Set on a counted download, to record it as activity.
+   */
+  sent?(bytes: number, complete: boolean): void;
 }
 
 /** One file of a share's archive, at its path inside the archive ('/'-separated, every segment a clean name). */
@@ -174,6 +197,8 @@ export interface ShareArchive {
   /** Every folder, that directory and empty ones included, so the archive keeps the tree's shape ('/'-separated). */
   folders: string[];
   files: ArchiveEntry[];
+  /** As FileContent.sent: told once the archive has gone out, or the connection closed before. */
+  sent?(bytes: number, complete: boolean): void;
 }
 
 export type LimitChanges = Partial<Record<LimitKind, number | null>>;
@@ -570,4 +595,21 @@ export interface Core {
   sweepDeadInstances: UseCase<Record<string, never>, RecoveryReport>;
   /** Ends the resumable uploads idle past their expiry, giving back their bytes and counts. */
   sweepExpiredUploads: UseCase<Record<string, never>, ExpiredUploadsReport>;
+  // activity and webhooks: the owner's, from a session only
+  /** Events newest first: of one share or request of the caller's (else not_found), or all of the caller's. */
+  listActivity: UseCase<ListActivityInput, Page<ActivityView>>;
+  /** limit_reached (`limit: "webhooks"`) past 10 per user; the answer alone carries the secret. */
+  createWebhook: CreateWebhook;
+  listWebhooks: ListWebhooks;
+  getWebhook: GetWebhook;
+  updateWebhook: UpdateWebhook;
+  deleteWebhook: DeleteWebhook;
+  listDeliveries: ListDeliveries;
+  /** Queues a signed `ping` delivery. */
+  testWebhook: TestWebhook;
+  // mail notices
+  setEmail: SetEmail;
+  getEmail: GetEmail;
+  setNotify: SetNotify;
+  notifyOf: NotifyOf;
 }

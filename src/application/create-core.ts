@@ -1,3 +1,14 @@
+import { ListActivity } from './activity/list-activity.js';
+import {
+  CreateWebhook,
+  DeleteWebhook,
+  GetWebhook,
+  ListDeliveries,
+  ListWebhooks,
+  TestWebhook,
+  UpdateWebhook,
+} from './activity/manage-webhooks.js';
+import { GetEmail, NotifyOf, SetEmail, SetNotify } from './activity/mail-settings.js';
 import type { Core } from './contract.js';
 import type { Ports } from './ports/index.js';
 import { Login } from './auth/login.js';
@@ -187,5 +198,17 @@ export function createCore(p: Ports): Core {
     sweepStaleHolds: new SweepStaleHolds(p),
     sweepDeadInstances: new SweepDeadInstances(p),
     sweepExpiredUploads: new SweepExpiredUploads(p),
+    listActivity: new ListActivity(p),
+    createWebhook: new CreateWebhook(p),
+    listWebhooks: new ListWebhooks(p),
+    getWebhook: new GetWebhook(p),
+    updateWebhook: new UpdateWebhook(p),
+    deleteWebhook: new DeleteWebhook(p),
+    listDeliveries: new ListDeliveries(p),
+    testWebhook: new TestWebhook(p),
+    setEmail: new SetEmail(p),
+    getEmail: new GetEmail(p),
+    setNotify: new SetNotify(p),
+    notifyOf: new NotifyOf(p),
   };
 }

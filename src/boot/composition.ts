@@ -4,6 +4,13 @@ import { Container, type Newable, type ServiceIdentifier } from 'inversify';
 import type { Db } from 'mongodb';
 import { Core, createCore } from '../application/index.js';
 import {
+  ActivityRecorder,
+  ActivityRepository,
+  DeliveryRepository,
+  WebhookRepository,
+  WebhookSender,
+  Mailer,
+  MailNotices,
   BlobStore,
   Clock,
   CollectionRepository,
@@ -68,6 +75,10 @@ import {
   MemoryUsageCounter,
   MemoryUsageReports,
   MemoryUserRepository,
+  MemoryActivityRepository,
+  MemoryWebhookRepository,
+  MemoryDeliveryRepository,
+  MemoryMailNotices,
 } from '../adapters/memory/index.js';
 import {
   GridFsBlobStore,
@@ -93,7 +104,15 @@ import {
   MongoUsageReports,
   MongoUserRepository,
   unavailableWhenDisconnected,
+  ActivityRetention,
+  MongoActivityRepository,
+  MongoWebhookRepository,
+  MongoDeliveryRepository,
+  MongoMailNotices,
 } from '../adapters/mongodb/index.js';
+import { NodemailerMailer, NoMailer } from '../adapters/mail/nodemailer-mailer.js';
+import { HttpWebhookSender } from '../adapters/webhook/http-webhook-sender.js';
+import { LoggedActivityRecorder } from './activity-recorder.js';
 import { MemoryThrottle, MongoThrottle, MongoThrottleOptions } from '../adapters/rate-limit/index.js';
 import { NoIdentityProvider } from '../adapters/oidc/no-identity-provider.js';
 import type { OidcClientOptions } from '../adapters/oidc/oidc-options.js';
@@ -170,6 +189,13 @@ const PORT_TOKENS = {
   identityProvider: IdentityProvider,
   properties: PropertyStore,
   locks: LockStore,
+  activity: ActivityRecorder,
+  activityLog: ActivityRepository,
+  webhooks: WebhookRepository,
+  deliveries: DeliveryRepository,
+  webhookSender: WebhookSender,
+  mailNotices: MailNotices,
+  mailer: Mailer,
 } as const satisfies Record<keyof Ports, symbol>;
 
 /** What a memory persistence holds: every token it binds, and the bytes that go with its records. */
@@ -195,6 +221,10 @@ const MEMORY_TOKENS: ServiceIdentifier[] = [
   PendingSignInRepository,
   PropertyStore,
   LockStore,
+  ActivityRepository,
+  WebhookRepository,
+  DeliveryRepository,
+  MailNotices,
   BlobStore,
 ];
 
@@ -221,6 +251,10 @@ function bindMemoryPersistence(container: Container): void {
   container.bind(PendingSignInRepository).to(MemoryPendingSignInRepository).inSingletonScope();
   container.bind(PropertyStore).to(MemoryPropertyStore).inSingletonScope();
   container.bind(LockStore).to(MemoryLockStore).inSingletonScope();
+  container.bind(ActivityRepository).to(MemoryActivityRepository).inSingletonScope();
+  container.bind(WebhookRepository).to(MemoryWebhookRepository).inSingletonScope();
+  container.bind(DeliveryRepository).to(MemoryDeliveryRepository).inSingletonScope();
+  container.bind(MailNotices).to(MemoryMailNotices).inSingletonScope();
 }
 
 function bindSharedMemory(container: Container, source: Container): void {
@@ -236,8 +270,9 @@ function bindGuarded<T extends object>(container: Container, token: ServiceIdent
     .onActivation((_, instance) => unavailableWhenDisconnected(instance));
 }
 
-function bindMongoPersistence(container: Container, db: Db): void {
+function bindMongoPersistence(container: Container, db: Db, retentionMs: number): void {
   container.bind(MongoDb).toConstantValue(db);
+  container.bind(ActivityRetention).toConstantValue(retentionMs);
   bindGuarded<UserRepository>(container, UserRepository, MongoUserRepository);
   bindGuarded<TokenRepository>(container, TokenRepository, MongoTokenRepository);
   bindGuarded<Callers>(container, Callers, MongoCallers);
@@ -258,6 +293,10 @@ function bindMongoPersistence(container: Container, db: Db): void {
   bindGuarded<PendingSignInRepository>(container, PendingSignInRepository, MongoPendingSignInRepository);
   bindGuarded<PropertyStore>(container, PropertyStore, MongoPropertyStore);
   bindGuarded<LockStore>(container, LockStore, MongoLockStore);
+  bindGuarded<ActivityRepository>(container, ActivityRepository, MongoActivityRepository);
+  bindGuarded<WebhookRepository>(container, WebhookRepository, MongoWebhookRepository);
+  bindGuarded<DeliveryRepository>(container, DeliveryRepository, MongoDeliveryRepository);
+  bindGuarded<MailNotices>(container, MailNotices, MongoMailNotices);
   // Shared lockouts: every instance behind the database counts the same failed attempts.
   container.bind(MongoThrottleOptions).toConstantValue({ db });
   bindGuarded<Throttle>(container, Throttle, MongoThrottle);
@@ -345,6 +384,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     maxConcurrentUploads: config.maxConcurrentUploads,
     resumableIdleMs: config.resumableExpiryHours * HOUR_MS,
     passwordLogin: config.passwordLogin,
+    activityAddresses: config.activityAddresses,
     sso: config.oidc && {
       label: config.oidc.label,
       autoRegister: config.oidc.autoRegister,
@@ -364,7 +404,7 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
 
   container.bind(Persistence).toConstantValue(persistence);
   if (persistence.db) {
-    bindMongoPersistence(container, persistence.db);
+    bindMongoPersistence(container, persistence.db, config.activityRetentionDays * DAY_MS);
     bindBlobStore(container, config, options.blobStore ?? config.blobStore, persistence.db);
   } else if (options.memoryOf) {
     bindSharedMemory(container, options.memoryOf);
@@ -381,6 +421,20 @@ export function buildContainer(config: Config, options: BuildOptions = {}): Cont
     )
     .inSingletonScope();
   container.bind(Instance).toService(LeaseKeeper);
+  container
+    .bind(LoggedActivityRecorder)
+    .toResolvedValue((log: ActivityRepository) => new LoggedActivityRecorder(log, logger, config.activity), [ActivityRepository])
+    .inSingletonScope();
+  container.bind(ActivityRecorder).toService(LoggedActivityRecorder);
+  const mail = config.mail;
+  container
+    .bind<Mailer>(Mailer)
+    .toResolvedValue(() => (mail ? new NodemailerMailer(mail.smtpUrl, mail.from) : new NoMailer()))
+    .inSingletonScope()
+    .onDeactivation((mailer) => {
+      if (mailer instanceof NodemailerMailer) mailer.close();
+    });
+  container.bind(WebhookSender).toConstantValue(new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate }));
 
   const names = Object.keys(PORT_TOKENS) as (keyof Ports)[];
   const wrap = options.wrapPorts ?? ((ports: Ports) => ports);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ACTIVITY_ADDRESS_MODES, type ActivityAddressMode } from '../domain/activity.js';
 import { LIMIT_KINDS, type Limits, type LimitKind } from '../domain/limits.js';
 import { isValidPassword, isValidUsername, PASSWORD_MAX, PASSWORD_MIN } from '../domain/user.js';
 
@@ -50,6 +51,16 @@ export interface Config {
   passwordLogin: PasswordLoginMode;
   /** Single sign-on (OIDC_*); null unless OIDC_ISSUER is set. */
   oidc: OidcConfig | null;
+  /** ACTIVITY=off: nothing is recorded (no activity, no webhook or mail about reads). */
+  activity: boolean;
+  /** ACTIVITY_ADDRESSES: how much of a reader's address an activity event keeps. */
+  activityAddresses: ActivityAddressMode;
+  /** ACTIVITY_RETENTION_DAYS: events (and webhook deliveries) go this long after they happened. */
+  activityRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may reach loopback, private, link-local and metadata addresses. */
+  webhookAllowPrivate: boolean;
+  /** SMTP_URL and MAIL_FROM, both or neither: mail notices; null without them. */
+  mail: { smtpUrl: string; from: string } | null;
 }
 
 export const PASSWORD_LOGIN_MODES = ['enabled', 'admins', 'disabled'] as const;
@@ -321,6 +332,26 @@ function passwordLogin(env: Env, sso: OidcConfig | null, registration: 'open' | 
   return mode;
 }
 
+/** SMTP_URL (smtp:// or smtps://) and MAIL_FROM go together; the URL's credentials are never echoed. */
+function mail(env: Env): Config['mail'] {
+  const smtpUrl = read(env, 'SMTP_URL');
+  const from = read(env, 'MAIL_FROM');
+  if (smtpUrl === undefined && from === undefined) return null;
+  if (smtpUrl === undefined) throw new ConfigError('SMTP_URL', 'must be set when MAIL_FROM is (both or neither)');
+  if (from === undefined) throw new ConfigError('MAIL_FROM', 'must be set when SMTP_URL is (both or neither)');
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'is not a URL: write smtp://user:password@host:587 or smtps://…');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  if (!/^[^@\s]+@[^@\s]+$/.test(from.replace(/^.*<([^>]+)>\s*$/, '$1'))) {
+    throw new ConfigError('MAIL_FROM', `is not a mail address: ${shown(from)}`);
+  }
+  return { smtpUrl, from };
+}
+
 /** Reads the whole configuration from the environment; throws ConfigError at the first bad value. */
 export function loadConfig(env: Env): Config {
   const sso = oidc(env);
@@ -350,5 +381,10 @@ export function loadConfig(env: Env): Config {
     recoverySweepSeconds: positiveNumber(env, 'RECOVERY_SWEEP_SECONDS', 10, 3600),
     passwordLogin: passwordLogin(env, sso, registration),
     oidc: sso,
+    activity: oneOf(env, 'ACTIVITY', ['on', 'off'], 'on') === 'on',
+    activityAddresses: oneOf(env, 'ACTIVITY_ADDRESSES', ACTIVITY_ADDRESS_MODES, 'truncated'),
+    activityRetentionDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 90, 1, 36_500),
+    webhookAllowPrivate: oneOf(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
+    mail: mail(env),
   };
 }

@@ -13,6 +13,8 @@ import {
 } from './composition.js';
 import type { Config, PersistenceKind } from './config.js';
 import { LeaseKeeper } from './instance-lease.js';
+import { startOutboxLoop, type OutboxLoopOptions } from './outbox-loop.js';
+import { Ports } from '../application/ports/index.js';
 import { createLogger, type Logger } from './logger.js';
 import {
   maySweep,
@@ -38,6 +40,8 @@ export type StartOptions = BuildOptions &
   Pick<ConnectOptions, 'probe' | 'mongo'> & {
     /** The sweeps' grace period and schedule (tests shorten them; the recovery interval defaults to the config's). */
     sweep?: SweepOptions;
+    /** The webhook outbox's pace (tests shorten the pause between idle turns). */
+    outbox?: Partial<OutboxLoopOptions>;
   };
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
@@ -137,9 +141,12 @@ export async function startCoffer(config: Config, options: StartOptions = {}): P
   logger.info({ url, persistence: persistence.kind, threadPool }, 'coffer listening');
   const sweeps = { recoveryMs: config.recoverySweepSeconds * 1000, ...options.sweep };
   const stopSweeps = scheduleOrphanSweeps(core, logger, sweeps, maySweep(persistence.kind));
+  const retentionMs = config.activityRetentionDays * 86_400_000;
+  const stopOutbox = startOutboxLoop(container.get<Ports>(Ports), logger, { retentionMs, ...options.outbox });
   const closeServer = closer(server, container, persistence);
   const close = async () => {
     await stopSweeps();
+    await stopOutbox();
     await closeServer();
   };
   return { server, url, container, persistence: persistence.kind, close };

@@ -15,3 +15,5 @@ export * from './file-request.js';
 export * from './local-path.js';
 export * from './write-lock.js';
 export * from './item-property.js';
+export * from './activity.js';
+export * from './client-agent.js';

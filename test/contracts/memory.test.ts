@@ -21,7 +21,12 @@ import {
   MemoryWebAuthnChallengeRepository,
   MemoryLockStore,
   MemoryPropertyStore,
+  MemoryActivityRepository,
+  MemoryWebhookRepository,
+  MemoryDeliveryRepository,
+  MemoryMailNotices,
 } from '../../src/adapters/memory/index.js';
+import { activityRepositoryContract, deliveryRepositoryContract, mailNoticesContract, webhookRepositoryContract } from './activity.contract.js';
 import { makeCore } from '../support/core.js';
 import { callersContract } from './callers.contract.js';
 import { collectionRepositoryContract } from './collection-repository.contract.js';
@@ -63,6 +68,10 @@ shareRepositoryContract('MemoryShareRepository', async () => new MemoryShareRepo
 instanceLeasesContract('MemoryInstanceLeases', async () => new MemoryInstanceLeases());
 propertyStoreContract('MemoryPropertyStore', async () => new MemoryPropertyStore());
 lockStoreContract('MemoryLockStore', async () => new MemoryLockStore());
+activityRepositoryContract('MemoryActivityRepository', async () => new MemoryActivityRepository());
+webhookRepositoryContract('MemoryWebhookRepository', async () => new MemoryWebhookRepository());
+deliveryRepositoryContract('MemoryDeliveryRepository', async () => new MemoryDeliveryRepository());
+mailNoticesContract('MemoryMailNotices', async () => new MemoryMailNotices());
 usageCounterContract('MemoryUsageCounter', async () => new MemoryUsageCounter());
 uploadSessionRepositoryContract('MemoryUploadSessionRepository', async () => new MemoryUploadSessionRepository());
 usageReportsContract('MemoryUsageReports', async () => {

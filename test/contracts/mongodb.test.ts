@@ -29,7 +29,12 @@ import {
   MongoUsageReports,
   MongoUserRepository,
   MongoWebAuthnChallengeRepository,
+  MongoActivityRepository,
+  MongoWebhookRepository,
+  MongoDeliveryRepository,
+  MongoMailNotices,
 } from '../../src/adapters/mongodb/index.js';
+import { activityRepositoryContract, deliveryRepositoryContract, mailNoticesContract, webhookRepositoryContract } from './activity.contract.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { blobStoreContract } from './blob-store.contract.js';
 import { callersContract } from './callers.contract.js';
@@ -146,6 +151,10 @@ describe.skipIf(!target)('MongoDB adapters', () => {
   requestRepositoryContract('MongoRequestRepository', onFreshDb((db) => new MongoRequestRepository(db)));
   shareRepositoryContract('MongoShareRepository', onFreshDb((db) => new MongoShareRepository(db)));
   instanceLeasesContract('MongoInstanceLeases', onFreshDb((db) => new MongoInstanceLeases(db)));
+  activityRepositoryContract('MongoActivityRepository', onFreshDb((db) => new MongoActivityRepository(db, 90 * 86_400_000)));
+  webhookRepositoryContract('MongoWebhookRepository', onFreshDb((db) => new MongoWebhookRepository(db)));
+  deliveryRepositoryContract('MongoDeliveryRepository', onFreshDb((db) => new MongoDeliveryRepository(db)));
+  mailNoticesContract('MongoMailNotices', onFreshDb((db) => new MongoMailNotices(db)));
   usageCounterContract('MongoUsageCounter', onFreshDb((db) => new MongoUsageCounter(db)));
   uploadSessionRepositoryContract('MongoUploadSessionRepository', onFreshDb((db) => new MongoUploadSessionRepository(db)));
   keysetPagesContract(

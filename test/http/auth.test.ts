@@ -160,6 +160,8 @@ describe('session routes', () => {
       mfa: { totp: false, passkeys: 0, recoveryCodesLeft: 0 },
       hasPassword: true,
       oidc: null,
+      email: null,
+      mail: false,
     });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });

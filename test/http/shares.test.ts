@@ -31,6 +31,7 @@ describe('POST /api/share', () => {
       state: 'active',
       protected: false,
       url: `${t.url}/s/${res.body.id}`,
+      notify: { email: false },
       owner: { id: userId, username: 'alice' },
       file: { id: fileId, name: 'doc.txt', size: '12', mime: 'text/plain' },
     });

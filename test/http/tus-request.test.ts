@@ -50,6 +50,9 @@ describe('tus into a file request', () => {
       expect(sha256(bytes)).toBe(sha256(data));
       expect((await t.request('GET', `/api/request/${request.id}`, { token: alice })).body).toMatchObject({ files: 1, bytes: '300000' });
       expect((await t.request('GET', '/api/usage/stats', { token: alice })).body).toMatchObject({ files: { current: 1 }, storage: { current: '300000' } });
+      // The request's activity has the file it received, as a multipart upload's.
+      const activity = (await t.request('GET', `/api/request/${request.id}/activity`, { token: alice })).body;
+      expect(activity).toMatchObject([{ kind: 'received', requestId: request.id, fileId, bytes: '300000', complete: true }]);
     } finally {
       await relay.close();
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isByteKind, LIMIT_KINDS, SHARE_TYPES, badRequest, type DomainError, type LimitKind } from '../../domain/index.js';
+import { ACTIVITY_KINDS, WEBHOOK_EVENT_TYPES, isByteKind, LIMIT_KINDS, SHARE_TYPES, badRequest, type DomainError, type LimitKind } from '../../domain/index.js';
 import type { LimitChanges } from '../../application/contract.js';
 
 /** Every id a client sends, in a path, a body or a header. */
@@ -110,8 +110,10 @@ const shareOptions = {
   maxViews: shareMaximum.nullable().optional(),
   maxDownloads: shareMaximum.nullable().optional(),
 };
-export const shareCreateBody = z.strictObject({ type: z.enum(SHARE_TYPES), id, ...shareOptions });
-export const shareUpdateBody = z.strictObject(shareOptions);
+/** `notify: {email}`: mail the owner (at most every 10 minutes) when a share is downloaded or a request receives files. */
+const notify = { notify: z.strictObject({ email: z.boolean() }).optional() };
+export const shareCreateBody = z.strictObject({ type: z.enum(SHARE_TYPES), id, ...shareOptions, ...notify });
+export const shareUpdateBody = z.strictObject({ ...shareOptions, ...notify });
 /** `share: true` shares the paste in the same request, with the options of a share; options alone are refused. */
 export const pasteCreateBody = z
   .strictObject({
@@ -158,8 +160,9 @@ const requestOptions = {
   allowedTypes: z.array(z.string()).nullable().optional(),
   requireName: z.boolean().optional(),
 };
-export const requestCreateBody = z.strictObject({ name: z.string(), folderId: ref.optional(), ...requestOptions });
+export const requestCreateBody = z.strictObject({ name: z.string(), folderId: ref.optional(), ...requestOptions, ...notify });
 export const requestUpdateBody = z.strictObject({
+  ...notify,
   name: z.string().optional(),
   folderId: id.optional(),
   closed: z.boolean().optional(),
@@ -235,3 +238,21 @@ export const passkeyCreateBody = z.strictObject({ name: z.string().max(1024).opt
 export const passkeyRenameBody = z.strictObject({ name: z.string().max(1024) });
 export const passkeyLoginBody = z.strictObject({ response: webauthnCredential });
 export const totpOffBody = z.strictObject({ password: z.string(), code });
+
+// Activity and webhooks (routes/activity.ts, routes/webhooks.ts).
+export const activityQuery = z.object({ kind: z.enum(ACTIVITY_KINDS).optional() });
+const webhookEvents = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length * 2);
+const webhookShareIds = z.array(id).max(1000).nullable();
+export const webhookCreateBody = z.strictObject({
+  url: z.string().max(2048),
+  events: webhookEvents,
+  shareIds: webhookShareIds.optional(),
+});
+export const webhookUpdateBody = z.strictObject({
+  url: z.string().max(2048).optional(),
+  events: webhookEvents.optional(),
+  shareIds: webhookShareIds.optional(),
+  enabled: z.literal(true).optional().describe('Turns a disabled webhook back on'),
+});
+
+export const meUpdateBody = z.strictObject({ email: z.string().max(254).nullable() });

@@ -1,3 +1,7 @@
+import { MemoryActivityRepository } from './memory-activity-repository.js';
+import { MemoryDeliveryRepository } from './memory-delivery-repository.js';
+import { MemoryMailNotices } from './memory-mail-notices.js';
+import { MemoryWebhookRepository } from './memory-webhook-repository.js';
 import { MemorySecondFactorRepository } from './memory-second-factor-repository.js';
 import { MemoryPasskeyRepository } from './memory-passkey-repository.js';
 import { MemoryWebAuthnChallengeRepository } from './memory-webauthn-challenge-repository.js';
@@ -39,4 +43,8 @@ export {
   MemoryUserRepository,
   MemoryLockStore,
   MemoryPropertyStore,
+  MemoryActivityRepository,
+  MemoryWebhookRepository,
+  MemoryDeliveryRepository,
+  MemoryMailNotices,
 };

@@ -1,3 +1,7 @@
+import { ActivityRetention, MongoActivityRepository } from './mongo-activity-repository.js';
+import { MongoDeliveryRepository } from './mongo-delivery-repository.js';
+import { MongoMailNotices } from './mongo-mail-notices.js';
+import { MongoWebhookRepository } from './mongo-webhook-repository.js';
 import { MongoSecondFactorRepository } from './mongo-second-factor-repository.js';
 import { MongoPasskeyRepository } from './mongo-passkey-repository.js';
 import { MongoWebAuthnChallengeRepository } from './mongo-webauthn-challenge-repository.js';
@@ -29,6 +33,11 @@ export {
 } from './embedded-mongod.js';
 export { databaseUnavailable, isDatabaseUnavailable, unavailableWhenDisconnected } from './unavailable.js';
 export {
+  ActivityRetention,
+  MongoActivityRepository,
+  MongoDeliveryRepository,
+  MongoMailNotices,
+  MongoWebhookRepository,
   GridFsBlobStore,
   MongoMfaChallengeRepository,
   MongoPendingSignInRepository,

@@ -37,6 +37,16 @@ export const COLLECTIONS = {
   itemProperties: 'item_properties',
   /** One record per user: the WebDAV write locks their clients hold. */
   writeLocks: 'write_locks',
+  /** What happened to shares and requests: counted reads, refusals, received files; each waits for dispatch. */
+  activity: 'activity',
+  /** One document per user holding their webhooks (at most 10). */
+  webhooks: 'webhooks',
+  /** The webhook outbox: one row per webhook and event, taken under leases. */
+  webhookDeliveries: 'webhook_deliveries',
+  /** The address each user gave for mail notices. */
+  mailAddresses: 'mail_addresses',
+  /** Per share or request with mail notices on: what waits to be told, and when the last mail went. */
+  mailNotices: 'mail_notices',
 } as const;
 
 export const BLOB_BUCKET = 'blobs';
@@ -93,6 +103,21 @@ function redact(uri: string): string {
 }
 
 const INDEXES: Record<string, IndexDescription[]> = {
+  [COLLECTIONS.activity]: [
+    { key: { ownerId: 1, at: -1, _id: -1 }, name: 'owner_at' },
+    { key: { ownerId: 1, kind: 1, at: -1, _id: -1 }, name: 'owner_kind_at' },
+    { key: { shareId: 1, at: -1, _id: -1 }, name: 'share_at' },
+    { key: { requestId: 1, at: -1, _id: -1 }, name: 'request_at' },
+    // Only events waiting for dispatch are in it: a take never walks the dispatched ones.
+    { key: { at: 1 }, partialFilterExpression: { dispatched: false }, name: 'waiting' },
+    { key: { expiresAt: 1 }, expireAfterSeconds: 0, name: 'retention_ttl' },
+  ],
+  [COLLECTIONS.mailNotices]: [{ key: { pending: 1, lastSentAt: 1 }, partialFilterExpression: { pending: true }, name: 'due' }],
+  [COLLECTIONS.webhooks]: [{ key: { 'hooks.id': 1 }, name: 'hook_id' }],
+  [COLLECTIONS.webhookDeliveries]: [
+    { key: { nextAttemptAt: 1 }, partialFilterExpression: { state: 'pending' }, name: 'due' },
+    { key: { webhookId: 1, createdAt: -1, _id: -1 }, name: 'webhook_created' },
+  ],
   [COLLECTIONS.users]: [
     { key: { usernameLower: 1 }, unique: true, name: 'username_unique' },
     // One account per single sign-on identity. Users without one have no `oidc` field (never null): sparse leaves them

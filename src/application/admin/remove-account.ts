@@ -1,8 +1,9 @@
+import { forgetActivity } from '../activity/forget.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
 
 export type AccountDeps = Pick<
   Ports,
-  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'properties' | 'locks' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'requests'
+  'users' | 'tokens' | 'secondFactors' | 'passkeys' | 'properties' | 'locks' | 'files' | 'folders' | 'collections' | 'pastes' | 'shares' | 'uploads' | 'usage' | 'blobs' | 'requests' | 'activityLog' | 'mailNotices' | 'webhooks'
 >;
 
 /**
@@ -20,8 +21,12 @@ export async function removeAccount(p: AccountDeps, userId: string): Promise<Awa
   await p.locks.remove(userId);
   await p.properties.remove(userId);
   // Its file requests first: their links stop taking files before anything else goes.
-  for (const request of await p.requests.listByOwner(userId)) await p.requests.delete(request.id);
-  for (const share of await p.shares.listByOwner(userId)) await p.shares.delete(share.id);
+  const requests = await p.requests.listByOwner(userId);
+  for (const request of requests) await p.requests.delete(request.id);
+  const shares = await p.shares.listByOwner(userId);
+  for (const share of shares) await p.shares.delete(share.id);
+  await forgetActivity(p, { shareIds: shares.map((s) => s.id), requestIds: requests.map((r) => r.id) });
+  await p.webhooks.removeOwner(userId);
   for (const collection of await p.collections.listByOwner(userId)) await p.collections.delete(collection.id);
   for (const paste of await p.pastes.listByOwner(userId)) await p.pastes.delete(paste.id);
   for (const file of await p.files.listByOwner(userId)) {

@@ -1,3 +1,4 @@
+import { forgetActivity } from '../activity/forget.js';
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
@@ -21,6 +22,7 @@ export class DeleteCollection implements Port {
     const done = await dropHeld(this.p, userId, 'collection', id, { collections: 1, shares: shared }, async () => {
       const deleted = await this.p.collections.delete(id);
       const shares = await this.p.shares.deleteByItems('collection', [id]);
+      await forgetActivity(this.p, { shareIds: shares.map((share) => share.id) });
       if (!deleted) return false;
       await follow(this.p, userId, id, 'shares', shared, shares.length);
       return true;

@@ -9,7 +9,7 @@ type Port = Core['getCollection'];
 
 export class GetCollection implements Port {
   constructor(
-    private readonly p: Pick<Ports, 'collections' | 'files' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>,
+    private readonly p: Pick<Ports, 'collections' | 'files' | 'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'clock' | 'secrets'>,
   ) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {

@@ -10,7 +10,7 @@ export class GetFile implements Port {
   constructor(
     private readonly p: Pick<
       Ports,
-      'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'
+      'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'clock' | 'secrets'
     >,
   ) {}
 

@@ -7,7 +7,7 @@ import { shareItem, type ShareDeps } from '../shares/create-share.js';
 import { fileView } from '../views.js';
 import type { FileView } from '../views.js';
 
-export type LandingDeps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'usage' | 'shares' | 'collections' | 'instance' | 'requests'> &
+export type LandingDeps = Pick<Ports, 'files' | 'folders' | 'blobs' | 'usage' | 'shares' | 'collections' | 'instance' | 'requests' | 'activityLog' | 'mailNotices'> &
   ShareDeps;
 
 /** What an upload makes once its bytes are stored and its counts are held under the hold named by `file.id`. */

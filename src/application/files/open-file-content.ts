@@ -10,7 +10,7 @@ export class OpenFileContent implements Port {
   constructor(
     private readonly p: Pick<
       Ports,
-      'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'blobs' | 'clock' | 'secrets'
+      'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'blobs' | 'clock' | 'secrets'
     >,
   ) {}
 
@@ -18,6 +18,6 @@ export class OpenFileContent implements Port {
   async execute({ access, id }: Parameters<Port['execute']>[0]): Promise<FileContent> {
     const { file, through } = await readableFile(this.p, access, id);
     const content = fileContent(this.p, file);
-    return through ? countingDownloads(this.p, content, through, access.actor, access.share ?? {}) : content;
+    return through ? countingDownloads(this.p, content, through, access.actor, access.share ?? {}, file.id) : content;
   }
 }

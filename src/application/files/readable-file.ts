@@ -4,7 +4,7 @@ import type { ReadAccess } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import { authorizeRead } from '../shares/share-access.js';
 
-type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
+type Deps = Pick<Ports, 'files' | 'folders' | 'collections' | 'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'clock' | 'secrets'>;
 
 /** A file its reader may see, and the share it is seen through (null for its owner). */
 export interface ReadableFile {

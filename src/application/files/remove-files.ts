@@ -1,7 +1,8 @@
+import { forgetActivity } from '../activity/forget.js';
 import type { LimitKind, StoredFile } from '../../domain/index.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
 
-export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance'>;
+export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance' | 'activityLog' | 'mailNotices'>;
 
 /** Files are removed in slices so a large cascade never holds more than this many in flight. */
 const SLICE = 200;
@@ -42,6 +43,7 @@ async function removeOwned(p: RemovalDeps, ownerId: string, files: readonly Stor
   // their counts are this removal's to give back now, so their holds are forgotten in the step that fixes its own.
   const fixed = await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.size), blobsOf(claimed), [...ids, ...shares.values()]);
   const deleted = await p.shares.deleteByItems('file', ids);
+  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
   // Shares made or deleted by their owner between the count and the delete: the hold follows what this call deleted.
   if (fixed) await followShares(p, ownerId, holdId, shares.size, deleted.length);
   await finishRemoval(p, ownerId, holdId, ids, blobsOf(claimed));
@@ -63,7 +65,7 @@ export async function finishFileRemoval(p: RemovalDeps, hold: HeldAmounts): Prom
     blobs = blobsOf(claimed);
     await p.usage.fixHeld(userId, holdId, countsOf(claimed, shares.size), blobs, [...ids, ...shares.values()]);
   }
-  if (ids.length > 0) await p.shares.deleteByItems('file', ids);
+  if (ids.length > 0) await forgetActivity(p, { shareIds: (await p.shares.deleteByItems('file', ids)).map((share) => share.id) });
   await finishRemoval(p, userId, holdId, ids, blobs, hold.by ?? undefined);
 }
 

@@ -7,7 +7,7 @@ import { owned } from '../owned.js';
 import { fileViewOf } from './file-views.js';
 
 type Port = Core['updateFile'];
-type Deps = Pick<Ports, 'files' | 'folders' | 'shares' | 'collections' | 'blobs' | 'usage' | 'clock' | 'ids' | 'instance'>;
+type Deps = Pick<Ports, 'files' | 'folders' | 'shares' | 'collections' | 'blobs' | 'usage' | 'clock' | 'ids' | 'instance' | 'activityLog' | 'mailNotices'>;
 
 /** Renames a file and/or moves it to another of the owner's folders (null: the root). */
 export class UpdateFile implements Port {

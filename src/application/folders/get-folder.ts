@@ -8,7 +8,7 @@ import { fileView, folderView } from '../views.js';
 import { byName } from './subtree.js';
 
 type Port = Core['getFolder'];
-type Deps = Pick<Ports, 'folders' | 'files' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
+type Deps = Pick<Ports, 'folders' | 'files' | 'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'clock' | 'secrets'>;
 
 /**
  * The folder with its whole subtree nested, read with a fixed number of queries whatever its shape, and refused

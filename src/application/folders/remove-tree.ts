@@ -1,3 +1,4 @@
+import { forgetActivity } from '../activity/forget.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
 import { followShares, removeFiles, type RemovalDeps } from '../files/remove-files.js';
 
@@ -85,6 +86,7 @@ async function removeFolders(
   by?: string,
 ): Promise<void> {
   const deleted = claimed.length > 0 ? await p.shares.deleteByItems('folder', claimed) : [];
+  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
   if (counted !== null) await followShares(p, ownerId, holdId, counted, deleted.length);
   await p.folders.deleteClaimed(holdId);
   await p.usage.releaseHold(ownerId, holdId, { by });

@@ -12,7 +12,7 @@ type Port = Core['updateFolder'];
 type Input = Parameters<Port['execute']>[0];
 type Deps = Pick<
   Ports,
-  'folders' | 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'clock' | 'ids' | 'instance'
+  'folders' | 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'clock' | 'ids' | 'instance' | 'activityLog' | 'mailNotices'
 >;
 
 /**

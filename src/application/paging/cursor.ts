@@ -15,7 +15,7 @@ const ID_MAX = 128;
 const LOWER_MAX = 1024;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
-export type CreatedListing = 'pastes' | 'collections' | 'tokens' | 'requests';
+export type CreatedListing = 'pastes' | 'collections' | 'tokens' | 'requests' | 'activity';
 
 /** Where the root listing goes on: folders after a key, or files after a key (null: the first file). */
 export type RootPosition = { kind: 'folders'; after: NameKey } | { kind: 'files'; after: NameKey | null };

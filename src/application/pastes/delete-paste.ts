@@ -1,3 +1,4 @@
+import { forgetActivity } from '../activity/forget.js';
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
@@ -25,6 +26,7 @@ export class DeletePaste implements Port {
       await endLandedRewrites(this.p, userId, paste.rewrites);
       const deleted = await this.p.pastes.delete(id);
       const shares = await this.p.shares.deleteByItems('paste', [id]);
+      await forgetActivity(this.p, { shareIds: shares.map((share) => share.id) });
       if (!deleted) return false;
       await endLandedRewrites(this.p, userId, deleted.rewrites, paste.rewrites);
       // The size given back is the one of the record deleted (a rewrite may have changed it since it was read).

@@ -11,7 +11,7 @@ type Port = Core['getPaste'];
  * the share's content route would, so `maxDownloads` cannot be stepped around here.
  */
 export class GetPaste implements Port {
-  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>) {}
+  constructor(private readonly p: Pick<Ports, 'pastes' | 'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'clock' | 'secrets'>) {}
 
   async execute({ access, id }: Parameters<Port['execute']>[0]) {
     const paste = await this.p.pastes.findById(id);

@@ -1,4 +1,6 @@
+import type { ActivityRecorder, ActivityRepository } from './activity.js';
 import type { BlobStore } from './blob-store.js';
+import type { Mailer, MailNotices } from './mail.js';
 import type { Callers } from './callers.js';
 import type { Clock } from './clock.js';
 import type { CollectionRepository } from './collection-repository.js';
@@ -27,8 +29,12 @@ import type { UserRepository } from './user-repository.js';
 import type { LockStore, PropertyStore } from './versioned-state.js';
 import type { WebAuthn } from './webauthn.js';
 import type { WebAuthnChallengeRepository } from './webauthn-challenges.js';
+import type { DeliveryRepository, WebhookRepository, WebhookSender } from './webhooks.js';
 
+export * from './activity.js';
 export * from './blob-store.js';
+export * from './mail.js';
+export * from './webhooks.js';
 export * from './callers.js';
 export * from './clock.js';
 export * from './collection-repository.js';
@@ -96,4 +102,12 @@ export interface Ports {
   properties: PropertyStore;
   /** Write locks clients hold (WebDAV's). */
   locks: LockStore;
+  /** Records activity without the reader waiting (never throws). */
+  activity: ActivityRecorder;
+  activityLog: ActivityRepository;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  webhookSender: WebhookSender;
+  mailNotices: MailNotices;
+  mailer: Mailer;
 }

@@ -1,4 +1,4 @@
-import type { Limits } from '../../domain/index.js';
+import type { ActivityAddressMode, Limits } from '../../domain/index.js';
 
 export const CoreSettings = Symbol('CoreSettings');
 /** The configuration the core needs; the composition root fills it from the environment. */
@@ -18,6 +18,8 @@ export interface CoreSettings {
   passwordLogin: PasswordLogin;
   /** Single sign-on; null when OIDC_ISSUER is not set. */
   sso: SsoSettings | null;
+  /** ACTIVITY_ADDRESSES: how much of a reader's address an event keeps. */
+  activityAddresses: ActivityAddressMode;
 }
 
 export type PasswordLogin = 'enabled' | 'admins' | 'disabled';

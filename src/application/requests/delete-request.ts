@@ -1,3 +1,4 @@
+import { forgetActivity } from '../activity/forget.js';
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { owned } from '../owned.js';
@@ -8,7 +9,7 @@ type Port = Core['deleteRequest'];
 
 /** The request goes (its link stops working at once); what it received stays in the owner's folder. */
 export class DeleteRequest implements Port {
-  constructor(private readonly p: Pick<Ports, 'requests' | 'usage' | 'instance' | 'clock'>) {}
+  constructor(private readonly p: Pick<Ports, 'requests' | 'usage' | 'instance' | 'clock' | 'activityLog' | 'mailNotices'>) {}
 
   async execute({ actor, id }: Parameters<Port['execute']>[0]) {
     assertMay(actor, 'request.delete');
@@ -17,5 +18,6 @@ export class DeleteRequest implements Port {
     // cut anywhere is finished by the sweep of gone instances; given back only by the caller whose delete removed it.
     const dropped = await dropHeld(this.p, actor.userId, 'request', id, { requests: 1 }, async () => (await this.p.requests.delete(id)) !== null);
     if (dropped !== true) throw notFound('Request');
+    await forgetActivity(this.p, { requestIds: [id] });
   }
 }

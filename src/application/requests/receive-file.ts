@@ -1,5 +1,6 @@
 import type { Core } from '../contract.js';
 import { UploadFile, type Intake } from '../files/upload-file.js';
+import { note as noteActivity } from '../activity/note.js';
 import type { Ports } from '../ports/index.js';
 import { admitToRequest, giveBackRoom, receivedFrom, takeRequestRoom, uploaderFacing, type IntakeDeps } from './request-intake.js';
 
@@ -37,6 +38,8 @@ export class ReceiveFile implements Port {
       );
       // The room is the received file's now. Left held if this fails: nothing gives back a hold that settled.
       await Promise.allSettled([this.p.requests.settleHeld(file.id)]);
+      const target = { ownerId: request.ownerId, requestId: request.id };
+      noteActivity(this.p, target, 'received', key.reader, { fileId: file.id, bytes: Number(file.size), complete: true });
       return answer(file);
     } catch (err) {
       // Whatever failed gave the room back before the hold went (UploadFile, landFile); this only makes sure, at most once.

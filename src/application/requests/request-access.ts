@@ -4,9 +4,10 @@ import type { RequestKey } from '../contract.js';
 import { judgeGuess, rateLimited } from '../auth/judge-guess.js';
 import { requestPasswordKeys, unknownRequestKey } from '../auth/throttle-rules.js';
 import type { Ports } from '../ports/index.js';
+import { note, type NoteDeps } from '../activity/note.js';
 import { grantOpensFor, type Grantable } from '../shares/share-grant.js';
 
-export type RequestAccessDeps = Pick<Ports, 'requests' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
+export type RequestAccessDeps = Pick<Ports, 'requests' | 'hasher' | 'throttle' | 'clock' | 'secrets'> & NoteDeps;
 
 export const grantable = (request: FileRequest): Grantable => ({
   purpose: 'request',
@@ -47,6 +48,7 @@ export async function unlockRequestKey(p: RequestAccessDeps, request: FileReques
   }
   const right = async () => ((await p.hasher.verify(passwordHash!, password)) ? request : null);
   if (!(await judgeGuess(p.throttle, requestPasswordKeys(request.id, client), right))) {
+    note(p, { ownerId: request.ownerId, requestId: request.id }, 'password_refused', key.reader);
     throw new DomainError('share_password_invalid', 'The request password is wrong');
   }
 }

@@ -14,6 +14,7 @@ import {
 } from '../../domain/index.js';
 import type { RequestKey, Sender } from '../contract.js';
 import type { Ports } from '../ports/index.js';
+import { note } from '../activity/note.js';
 import { findRequest, requestActor, unlockRequestKey, type RequestAccessDeps } from './request-access.js';
 
 export type IntakeDeps = RequestAccessDeps & Pick<Ports, 'users'>;
@@ -38,7 +39,10 @@ export async function admitToRequest(
   const request = await findRequest(p, key);
   await unlockRequestKey(p, request, key);
   const state = requestState(request, p.clock.now());
-  if (state !== 'active') throw requestGone(state);
+  if (state !== 'active') {
+    note(p, { ownerId: request.ownerId, requestId: request.id }, 'gone', key.reader);
+    throw requestGone(state);
+  }
   const checked = checkSender(request, sender);
   if (!typeAllowed(request.allowedTypes, file.filename, file.mime ?? '')) throw typeRefused(request.allowedTypes);
   return { request, actor: await requestActor(p, request.ownerId, request.id), sender: checked };

@@ -1,3 +1,4 @@
+import { forgetActivity } from '../activity/forget.js';
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
@@ -19,5 +20,6 @@ export class DeleteShare implements Port {
     const done = await dropHeld(this.p, actor.userId, 'share', id, { shares: 1 }, async () => (await this.p.shares.delete(id)) !== null);
     if (done === 'busy') await recoverUserWork(this.p, actor.userId);
     if (done !== true) throw notFound('Share');
+    await forgetActivity(this.p, { shareIds: [id] });
   }
 }

@@ -3,14 +3,15 @@ import { notFound } from '../../domain/index.js';
 import type { Core, FolderPage, ShareKey } from '../contract.js';
 import type { Ports } from '../ports/index.js';
 import type { ShareView } from '../views.js';
-import { assertActive, countUse, findShare, unlockShare } from './share-access.js';
+import { assertActive, countUse, countsFor, findShare, unlockShare } from './share-access.js';
+import { limitReachedBy, note, shareTarget } from '../activity/note.js';
 import { folderInShare } from './folder-in-share.js';
 import { shareFields, shareView } from './share-views.js';
 
 type Port = Core['getShare'];
 export type ReadShareDeps = Pick<
   Ports,
-  'shares' | 'hasher' | 'throttle' | 'users' | 'files' | 'folders' | 'collections' | 'pastes' | 'clock' | 'secrets'
+  'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'users' | 'files' | 'folders' | 'collections' | 'pastes' | 'clock' | 'secrets'
 >;
 type ShareRead = { share: Share; view: ShareView };
 
@@ -24,16 +25,30 @@ export async function readShare(
 ): Promise<ShareRead> {
   // A folder's page is judged before anything is counted, so it takes the full path.
   const opened = key.peek || folderId !== undefined ? null : await openRead(p, id, actor?.userId ?? null);
-  if (opened) return opened;
+  if (opened) {
+    noteView(p, opened.share, ['views'], key);
+    return opened;
+  }
   const share = await findShare(p, id, key.client);
-  assertActive(p, share, actor);
+  assertActive(p, share, actor, key.reader);
   await unlockShare(p, share, key, actor);
   if (folderId !== undefined) await folderInShare(p, share, folderId);
   const view = await shareView(p, share);
   if (!view) throw notFound('Share');
-  if (key.peek) return { share, view };
-  const counted = await countUse(p, share, countersOf(share), actor);
+  if (key.peek) {
+    // A link-preview bot is recorded, counting nothing; a HEAD or a prefetch is not a visit at all.
+    if (key.reader?.bot && countsFor(share, actor)) note(p, shareTarget(share), 'view', key.reader);
+    return { share, view };
+  }
+  const counters = countersOf(share);
+  const counted = await countUse(p, share, counters, actor, key.reader);
+  if (countsFor(share, actor)) noteView(p, counted, typeof counters === 'string' ? [counters] : counters, key);
   return { share: counted, view: { ...view, ...shareFields(counted, p.clock.now()) } };
+}
+
+/** One counted view (a paste's read, a download too, is one event: its kind is view). */
+function noteView(p: ReadShareDeps, counted: Share, counters: ShareCounter[], key: Pick<ShareKey, 'reader'>): void {
+  note(p, shareTarget(counted), 'view', key.reader, { limitReached: limitReachedBy(counted, counters) });
 }
 
 /** Public: a share by its link, with its password or grant when it has one. */

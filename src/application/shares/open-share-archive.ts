@@ -2,14 +2,15 @@ import type { Folder, Share, StoredFile } from '../../domain/index.js';
 import { MAX_TREE_ENTRIES, badRequest, notFound } from '../../domain/index.js';
 import type { ArchiveEntry, Core, ShareArchive } from '../contract.js';
 import type { Ports } from '../ports/index.js';
-import { assertActive, countUse, findShare, unlockShare } from './share-access.js';
+import { assertActive, countUse, countsFor, findShare, unlockShare } from './share-access.js';
+import { limitReachedBy, note, shareTarget } from '../activity/note.js';
 import { UniquePaths, folderPaths, segment } from './archive-paths.js';
 import { folderInShare } from './folder-in-share.js';
 
 type Port = Core['openShareArchive'];
 type Deps = Pick<
   Ports,
-  'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets' | 'folders' | 'files' | 'collections' | 'blobs'
+  'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'clock' | 'secrets' | 'folders' | 'files' | 'collections' | 'blobs'
 >;
 
 function tooLarge() {
@@ -28,11 +29,20 @@ export class OpenShareArchive implements Port {
 
   async execute({ actor, id, folderId, ...key }: Parameters<Port['execute']>[0]): Promise<ShareArchive> {
     const share = await findShare(this.p, id, key.client);
-    assertActive(this.p, share, actor);
+    assertActive(this.p, share, actor, key.reader);
     await unlockShare(this.p, share, key, actor);
     const archive = await this.list(share, folderId);
-    if (!key.peek) await countUse(this.p, share, 'downloads', actor);
-    return archive;
+    if (key.peek) return archive;
+    const counted = await countUse(this.p, share, 'downloads', actor, key.reader);
+    if (!countsFor(share, actor)) return archive;
+    const limitReached = limitReachedBy(counted, ['downloads']);
+    let told = false;
+    const sent = (bytes: number, complete: boolean) => {
+      if (told) return;
+      told = true;
+      note(this.p, shareTarget(share), 'archive', key.reader, { bytes, complete, limitReached });
+    };
+    return { ...archive, sent };
   }
 
   private async list(share: Share, folderId: string | undefined): Promise<ShareArchive> {

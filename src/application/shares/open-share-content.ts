@@ -16,15 +16,16 @@ export class OpenShareContent implements Port {
   constructor(
     private readonly p: Pick<
       Ports,
-      'shares' | 'hasher' | 'throttle' | 'files' | 'pastes' | 'blobs' | 'clock' | 'secrets'
+      'shares' | 'hasher' | 'throttle' | 'activity' | 'ids' | 'settings' | 'files' | 'pastes' | 'blobs' | 'clock' | 'secrets'
     >,
   ) {}
 
   async execute({ actor, id, ...key }: Parameters<Port['execute']>[0]): Promise<FileContent> {
     const share = await findShare(this.p, id, key.client);
-    assertActive(this.p, share, actor);
+    assertActive(this.p, share, actor, key.reader);
     await unlockShare(this.p, share, key, actor);
-    return countingDownloads(this.p, await this.content(share), share, actor, key);
+    const fileId = share.type === 'file' ? share.itemId : null;
+    return countingDownloads(this.p, await this.content(share), share, actor, key, fileId);
   }
 
   private async content(share: Share): Promise<FileContent> {

@@ -1,4 +1,5 @@
-import type { Actor, Share, ShareCounter, ShareTarget } from '../../domain/index.js';
+import type { Actor, ReaderInfo, Share, ShareCounter, ShareTarget } from '../../domain/index.js';
+import { limitReachedBy, note, shareTarget, type NoteDeps } from '../activity/note.js';
 import { DomainError, assertMay, gone, isShareActive, notFound, shareReaches, unauthorized } from '../../domain/index.js';
 import type { Ports } from '../ports/index.js';
 import type { ClientAddress, FileContent, ReadAccess, ShareKey } from '../contract.js';
@@ -6,7 +7,7 @@ import { judgeGuess, rateLimited } from '../auth/judge-guess.js';
 import { grantOpens } from './share-grant.js';
 import { sharePasswordKeys, unknownShareKey } from '../auth/throttle-rules.js';
 
-type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'>;
+type Deps = Pick<Ports, 'shares' | 'hasher' | 'throttle' | 'clock' | 'secrets'> & NoteDeps;
 
 /** The owner's own session: it needs no share password and reads a share whatever its state. */
 function isOwnerSession(actor: Actor | null, share: Share): boolean {
@@ -18,8 +19,11 @@ function isOwnerSession(actor: Actor | null, share: Share): boolean {
  * the password: a dead link has nothing left to protect. This check only answers early; the limits themselves hold
  * through countUse.
  */
-export function assertActive(p: Pick<Ports, 'clock'>, share: Share, actor: Actor | null): void {
-  if (!isOwnerSession(actor, share) && !isShareActive(share, p.clock.now())) throw gone();
+export function assertActive(p: NoteDeps, share: Share, actor: Actor | null, reader?: ReaderInfo): void {
+  if (!isOwnerSession(actor, share) && !isShareActive(share, p.clock.now())) {
+    note(p, shareTarget(share), 'gone', reader);
+    throw gone();
+  }
 }
 
 /**
@@ -28,17 +32,24 @@ export function assertActive(p: Pick<Ports, 'clock'>, share: Share, actor: Actor
  * refuses is gone (or not_found when it was deleted meanwhile).
  */
 export async function countUse(
-  p: Pick<Ports, 'shares' | 'clock'>,
+  p: Pick<Ports, 'shares'> & NoteDeps,
   share: Share,
   counter: ShareCounter | readonly ShareCounter[],
   actor: Actor | null,
+  reader?: ReaderInfo,
 ): Promise<Share> {
   if (actor !== null && actor.userId === share.ownerId) return share;
   const counted = await p.shares.countUse(share.id, counter, p.clock.now());
   if (counted) return counted;
-  if (await p.shares.findById(share.id)) throw gone();
+  if (await p.shares.findById(share.id)) {
+    note(p, shareTarget(share), 'gone', reader);
+    throw gone();
+  }
   throw notFound('Share');
 }
+
+/** Whether a read by `actor` counts (and so is activity): everyone's but the owner's. */
+export const countsFor = (share: Share, actor: Actor | null) => actor === null || actor.userId !== share.ownerId;
 
 /**
  * Content read through `share` whose opening from byte 0 (the whole file, or the first range of a playback) counts
@@ -47,18 +58,30 @@ export async function countUse(
  * byte is read.
  */
 export function countingDownloads(
-  p: Pick<Ports, 'shares' | 'clock'>,
+  p: Pick<Ports, 'shares'> & NoteDeps,
   content: FileContent,
   share: Share,
   actor: Actor | null,
-  key: Pick<ShareKey, 'peek' | 'preview'> = {},
+  key: Pick<ShareKey, 'peek' | 'preview' | 'reader'> = {},
+  fileId: string | null = null,
 ): FileContent {
   if (key.peek || (key.preview && share.maxDownloads === null)) return content;
+  let counted: Share | null = null;
   return {
     ...content,
     open: async (range) => {
-      if (!range || range.start === 0) await countUse(p, share, 'downloads', actor);
+      if (!range || range.start === 0) {
+        const after = await countUse(p, share, 'downloads', actor, key.reader);
+        if (countsFor(share, actor)) counted = after;
+      }
       return content.open(range);
+    },
+    // What went out is known only once the body has: the event is written then, still without anyone waiting.
+    sent: (bytes, complete) => {
+      if (counted === null) return;
+      const limitReached = limitReachedBy(counted, ['downloads']);
+      counted = null;
+      note(p, shareTarget(share), 'download', key.reader, { fileId, bytes, complete, limitReached });
     },
   };
 }
@@ -70,7 +93,7 @@ export function countingDownloads(
  * shares (judgeGuess): a lockout answers rate_limited whatever the password.
  */
 export async function unlockShare(
-  p: Pick<Ports, 'hasher' | 'throttle' | 'secrets' | 'clock'>,
+  p: Pick<Ports, 'hasher' | 'throttle' | 'secrets'> & NoteDeps,
   share: Share,
   key: Omit<ShareKey, 'id'>,
   actor: Actor | null,
@@ -84,6 +107,7 @@ export async function unlockShare(
   }
   const right = async () => ((await p.hasher.verify(passwordHash, password)) ? share : null);
   if (!(await judgeGuess(p.throttle, sharePasswordKeys(share.id, client), right))) {
+    note(p, shareTarget(share), 'password_refused', key.reader);
     throw new DomainError('share_password_invalid', 'The share password is wrong');
   }
 }
@@ -143,7 +167,7 @@ export async function authorizeRead(p: Deps, access: ReadAccess, target: ReadTar
   if (access.share) {
     const share = await lookUpShare(p, access.share.id, access.share.client);
     if (!share || share.ownerId !== target.ownerId) throw notFound(target.what);
-    assertActive(p, share, actor);
+    assertActive(p, share, actor, access.share.reader);
     await unlockShare(p, share, access.share, actor);
     if (!shareReaches(share, await target.describe(share))) throw notFound(target.what);
     return share;

@@ -2,13 +2,14 @@ import type { Actor, StoredFile } from '../../domain/index.js';
 import { conflict, isTextual } from '../../domain/index.js';
 import type { ResumableUploadState } from '../contract.js';
 import { landFile, undoUpload, type LandingDeps } from '../files/land-file.js';
+import { note, type NoteDeps } from '../activity/note.js';
 import { Utf8Check } from '../files/utf8-check.js';
 import type { Ports, UploadPart, UploadSession } from '../ports/index.js';
 import { checkedParts } from './checked-parts.js';
 import { giveBackRequestRoom } from './release-session.js';
 import { appendMiss, offsetConflict } from './upload-state.js';
 
-export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock' | 'instance' | 'requests'>;
+export type FinishDeps = LandingDeps & Pick<Ports, 'uploads' | 'clock' | 'instance' | 'requests'> & NoteDeps;
 
 const keysOf = (parts: readonly UploadPart[]) => parts.map((part) => part.key);
 
@@ -73,6 +74,10 @@ export async function finishUpload(p: FinishDeps, actor: Actor, session: UploadS
   // The room is the received file's now (left held if this fails: nothing gives back a hold that settled).
   if (taken.request) await Promise.allSettled([p.requests.settleHeld(taken.id)]);
   const { id, length } = taken;
+  if (taken.request) {
+    // A resumable upload's last PATCH names no client worth keeping: the event has no client details.
+    note(p, { ownerId: taken.ownerId, requestId: taken.request.id }, 'received', undefined, { fileId: view.id, bytes: blob.size, complete: true });
+  }
   return { id, length, offset: length, expiresAt: null, fileId: view.id, shareId: view.shareId };
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type MeView } from './api.js';
+import { MailSection } from './mail-section.js';
 import { SecuritySection } from './security-section.js';
 import { SsoSection } from './sso-section.js';
 import { ErrorNote, Section, useAction } from './ui.js';
@@ -62,6 +63,7 @@ export function AccountPage({ me }: { me: MeView }) {
       <SsoSection me={me} />
       {/* Coffer's second factors guard password sign-ins only; without a password, they would guard nothing. */}
       {me.hasPassword && <SecuritySection initial={me.mfa} />}
+      <MailSection />
       <Section title="Sessions">
         <p>Signs out every browser and client that signed in with your password (API tokens stay).</p>
         <button type="button" onClick={() => void everywhere()}>

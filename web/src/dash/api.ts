@@ -32,6 +32,11 @@ export type TokenView = Schemas['Token'];
 export type PasskeyView = Schemas['Passkey'];
 export type MfaRequiredView = Schemas['MfaRequired'];
 export type CreatedTokenView = Schemas['CreatedToken'];
+export type ActivityEventView = Schemas['ActivityEvent'];
+export type WebhookView = Schemas['Webhook'];
+export type CreatedWebhookView = Schemas['CreatedWebhook'];
+export type DeliveryView = Schemas['WebhookDelivery'];
+export type WebhookInput = NonNullable<paths['/api/webhook']['post']['requestBody']>['content']['application/json'];
 export type SearchView = Schemas['Listing'];
 export type ShareKind = ShareView['type'];
 export type ShareOptions = Omit<NonNullable<paths['/api/share/{id}']['patch']['requestBody']>['content']['application/json'], never>;
@@ -220,6 +225,21 @@ export const api = {
     unwrap(client.DELETE('/api/collection/{id}/file/{fileId}', { params: { path: { id, fileId } } })),
 
   usage: () => unwrap(client.GET('/api/usage/stats')),
+
+  /** The newest `limit` events: all of yours, or one share's or request's. */
+  activity: (target: { share?: string; request?: string }, limit = 200) => {
+    const query = { params: { query: { limit: String(limit) } } };
+    if (target.share) return unwrap(client.GET('/api/share/{id}/activity', { params: { path: { id: target.share }, query: { limit: String(limit) } } }));
+    if (target.request) return unwrap(client.GET('/api/request/{id}/activity', { params: { path: { id: target.request }, query: { limit: String(limit) } } }));
+    return unwrap(client.GET('/api/activity', query));
+  },
+  setEmail: (email: string | null) => unwrap(client.PATCH('/api/auth/me', { body: { email } })),
+  webhooks: () => unwrap(client.GET('/api/webhook')),
+  createWebhook: (input: WebhookInput) => unwrap(client.POST('/api/webhook', { body: input })),
+  updateWebhook: (id: string, change: { enabled?: true }) => unwrap(client.PATCH('/api/webhook/{id}', { ...path(id), body: change })),
+  deleteWebhook: (id: string) => unwrap(client.DELETE('/api/webhook/{id}', path(id))),
+  testWebhook: (id: string) => unwrap(client.POST('/api/webhook/{id}/test', path(id))),
+  deliveries: (id: string) => unwrap(client.GET('/api/webhook/{id}/deliveries', path(id))),
 
   tokens: () => allPages((cursor) => client.GET('/api/token', { params: { query: { limit: PAGE, cursor } } })),
   createToken: (name: string, scope: 'uploader' | 'dav' = 'uploader') => unwrap(client.POST('/api/token', { body: { name, scope } })),

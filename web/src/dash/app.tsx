@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Message } from '../common/message.js';
 import { AccountPage } from './account-page.js';
+import { ActivityPage } from './activity-page.js';
+import { WebhooksPage } from './webhooks-page.js';
 import { AdminPage } from './admin-page.js';
 import { api, type MeView, type Persistence } from './api.js';
 import { CollectionPage, CollectionsPage } from './collections-page.js';
@@ -25,6 +27,8 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/requests', label: 'Requests' },
   { href: '/collections', label: 'Collections' },
   { href: '/usage', label: 'Usage' },
+  { href: '/activity', label: 'Activity' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/tokens', label: 'API tokens' },
   { href: '/account', label: 'Account' },
   { href: '/admin', label: 'Admin', admin: true },
@@ -59,6 +63,10 @@ function Page({ view, me, viewId }: { view: View | null; me: MeView; viewId: str
       return <TokensPage />;
     case 'account':
       return <AccountPage me={me} />;
+    case 'activity':
+      return <ActivityPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
     case 'admin':
       return me.type === 'admin' ? <AdminPage me={me} /> : <Message title="Admins only">Ask an admin.</Message>;
   }

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatDate, formatSize } from '../common/format.js';
 import { api, type FolderView, type RequestInput, type RequestView } from './api.js';
 import { CopyField } from './copy-link.js';
-import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
+import { MailSwitch } from './mail-switch.js';
+import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
 
 const STATE_WORDS: Record<RequestView['state'], string> = {
   active: 'Taking files',
@@ -106,11 +107,13 @@ function RequestItem({ request, onChanged }: { request: RequestView; onChanged: 
       </div>
       <p class="muted">{limits.join(' · ')}</p>
       <CopyField value={request.url} label="Request link" button="Copy link" />
+      <MailSwitch label="Email me when files arrive" on={request.notify?.email ?? false} save={(email) => api.updateRequest(request.id, { notify: { email } })} />
       <Received request={request} />
       <div class="row">
         <button type="button" disabled={busy} onClick={() => void toggle()}>
           {request.state === 'closed' ? 'Reopen' : 'Close'}
         </button>
+        <Link href={`/activity?request=${encodeURIComponent(request.id)}`}>Activity</Link>
         <ConfirmButton label="Delete" confirm="Delete this request? The files it received stay." onConfirm={() => run(async () => (await api.deleteRequest(request.id), onChanged()))} />
       </div>
       <ErrorNote error={error} />

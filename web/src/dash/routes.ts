@@ -2,9 +2,9 @@
 export type View =
   | { name: 'files'; folderId: string | null }
   | { name: 'collection'; id: string }
-  | { name: 'shares' | 'pastes' | 'requests' | 'collections' | 'usage' | 'tokens' | 'account' | 'admin' };
+  | { name: 'shares' | 'pastes' | 'requests' | 'collections' | 'usage' | 'tokens' | 'account' | 'admin' | 'activity' | 'webhooks' };
 
-const SIMPLE = ['shares', 'pastes', 'requests', 'collections', 'usage', 'tokens', 'account', 'admin'] as const;
+const SIMPLE = ['shares', 'pastes', 'requests', 'collections', 'usage', 'tokens', 'account', 'admin', 'activity', 'webhooks'] as const;
 
 function decoded(part: string): string | null {
   try {

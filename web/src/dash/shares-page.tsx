@@ -3,7 +3,9 @@ import { formatDate } from '../common/format.js';
 import { api, type ShareView } from './api.js';
 import { CopyLink } from './copy-link.js';
 import { ShareForm, shareOptions } from './share-form.js';
-import { ConfirmButton, ErrorNote, Section, useAction, usePageData } from './ui.js';
+import { ConfirmButton, ErrorNote, Link, Section, useAction, usePageData } from './ui.js';
+import { RecentActivity } from './activity-page.js';
+import { MailSwitch } from './mail-switch.js';
 
 const itemName = (share: ShareView) =>
   share.file?.name ?? share.folder?.name ?? share.collection?.name ?? share.paste?.name ?? share.id;
@@ -36,10 +38,12 @@ function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => voi
         </div>
       </dl>
       {share.url && <CopyLink url={share.url} />}
+      <MailSwitch label="Email me when it is downloaded" on={share.notify?.email ?? false} save={(email) => api.updateShare(share.id, { notify: { email } })} />
       <div class="row">
         <button type="button" onClick={() => setEditing(!editing)}>
           {editing ? 'Close' : 'Edit'}
         </button>
+        <Link href={`/activity?share=${encodeURIComponent(share.id)}`}>Activity</Link>
         <ConfirmButton
           label="Revoke"
           confirm="Revoke this link?"
@@ -72,6 +76,8 @@ function ShareRow({ share, onChanged }: { share: ShareView; onChanged: () => voi
 export function SharesPage() {
   const { data: shares, error, reload } = usePageData('Shares', api.shares);
   return (
+    <>
+    <RecentActivity />
     <Section title="Shares">
       <ErrorNote error={error} />
       {shares?.length === 0 && <p>Nothing is shared yet. Share a file, folder, paste or collection from its list.</p>}
@@ -79,5 +85,6 @@ export function SharesPage() {
         {shares?.map((share) => <ShareRow key={share.id} share={share} onChanged={() => void reload()} />)}
       </ul>
     </Section>
+    </>
   );
 }

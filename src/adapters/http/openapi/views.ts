@@ -131,6 +131,7 @@ export const Paste = z
 export const Share = z
   .object({
     id: z.string(),
+    notify: z.object({ email: z.boolean() }).optional().describe('The owner\'s mail notices (in the owner\'s listing, create and update answers)'),
     ownerId: z.string(),
     type: z.enum(SHARE_TYPES),
     createdAt: time,
@@ -303,6 +304,8 @@ export const Me = z
         'true while the password is one the user did not choose (generated at first start, or set by an admin); ' +
           'cleared by POST /api/auth/password. Nothing is refused because of it',
       ),
+    email: z.string().nullable().optional().describe('Where mail notices go (GET and PATCH /api/auth/me only)'),
+    mail: z.boolean().optional().describe('Whether this server can send mail (SMTP_URL and MAIL_FROM set; GET and PATCH /api/auth/me only)'),
     mfa: Mfa,
     ...signIn,
   })
@@ -362,6 +365,7 @@ const requestState = z.enum(['active', 'expired', 'full', 'closed']);
 export const Request = z
   .object({
     id: z.string(),
+    notify: z.object({ email: z.boolean() }).optional().describe('The owner\'s mail notices (in the owner\'s listing, create and update answers)'),
     name: z.string(),
     message: z.string().nullable(),
     folderId: z.string(),
@@ -449,3 +453,55 @@ export const ErrorBody = z
     state: z.string().optional().describe('gone of a file request: closed, expired or full'),
   })
   .register(components, { id: 'Error' });
+
+const ActivityClientView = z.object({
+  address: z.string().nullable().describe('As ACTIVITY_ADDRESSES says: `203.0.113.0/24`, `2001:db8:1::/48`, the whole address, or null'),
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  bot: z.boolean().describe('A link-preview bot: recorded, counting nothing'),
+});
+
+export const ActivityEvent = z
+  .object({
+    id: z.string(),
+    at: time,
+    shareId: z.string().optional(),
+    requestId: z.string().optional(),
+    kind: z.enum(['view', 'download', 'archive', 'password_refused', 'gone', 'received']),
+    fileId: z.string().optional(),
+    bytes: bytes.optional().describe('What was actually sent (download, archive) or received'),
+    complete: z.boolean().optional().describe('Whether the whole body went out'),
+    client: ActivityClientView,
+    url,
+  })
+  .register(components, { id: 'ActivityEvent', description: 'One thing that happened to a share or a file request' });
+
+const webhookFields = {
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  shareIds: z.array(z.string()).nullable().describe('Only these shares\' events; null: all of yours'),
+  createdAt: time,
+  enabled: z.boolean(),
+  disabledReason: z.string().nullable().describe('Why deliveries stopped (24 hours without success); null while enabled'),
+};
+
+export const Webhook = z.object(webhookFields).register(components, { id: 'Webhook' });
+
+export const CreatedWebhook = z
+  .object({ ...webhookFields, secret: z.string() })
+  .register(components, { id: 'CreatedWebhook', description: 'The secret is shown only in this answer' });
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string().describe('The event id: the same on every attempt'),
+    type: z.string(),
+    state: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.int(),
+    lastStatus: z.int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: time.nullable(),
+    deliveredAt: time.nullable(),
+    createdAt: time,
+  })
+  .register(components, { id: 'WebhookDelivery' });

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { ShareArchive } from '../../../application/contract.js';
 import { contentDispositionOf } from './content-disposition.js';
 import { ZipStream } from './zip/zip-stream.js';
+import { countSent } from './sent-bytes.js';
 
 /**
  * Streams the archive as it is built: no temporary file, no archive in memory, each file's bytes piped through with
@@ -18,6 +19,9 @@ export function sendArchive(ctx: Context, archive: ShareArchive): void {
     'Cache-Control': 'private, no-store',
   });
   ctx.status = 200;
-  if (ctx.method !== 'HEAD') ctx.body = Readable.from(zip.bytes(), { objectMode: false });
+  if (ctx.method !== 'HEAD') {
+    if (archive.sent) countSent(ctx, archive.sent);
+    ctx.body = Readable.from(zip.bytes(), { objectMode: false });
+  }
   ctx.set('Content-Length', String(zip.layout.total));
 }

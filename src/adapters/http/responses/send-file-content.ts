@@ -4,6 +4,7 @@ import rangeParser from 'range-parser';
 import type { FileContent } from '../../../application/contract.js';
 import type { ByteRange } from '../../../application/ports/index.js';
 import { contentDispositionOf } from './content-disposition.js';
+import { countSent } from './sent-bytes.js';
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const quoted = (etag: string) => (etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`);
@@ -78,6 +79,7 @@ export async function sendFileContent(ctx: Context, content: FileContent): Promi
   }
   if (ctx.method !== 'HEAD') {
     const bytes = await content.open(range ?? undefined);
+    if (content.sent) countSent(ctx, content.sent.bind(content));
     ctx.body = bytes instanceof Readable ? bytes : Readable.from(bytes);
   }
   ctx.set('Content-Length', String(range ? range.end - range.start + 1 : content.size));

@@ -3,7 +3,7 @@ import { none, one } from '../openapi/operation.js';
 import { actorOf } from '../session/auth.js';
 import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from '../session/session-cookie.js';
-import { browserSessionBody, credentialsBody, parse, passwordChangeBody } from '../validation.js';
+import { browserSessionBody, credentialsBody, meUpdateBody, parse, passwordChangeBody } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteTable } from './route-table.js';
 
@@ -97,7 +97,20 @@ export function authRoutes(routes: RouteTable, { core, auth, options }: RouteDep
     { method: 'get', path: '/api/auth/me', tag: 'auth', summary: 'The user of the token', access: 'session', ok: one('Me'), errors: [401, 403] },
     auth.required,
     async (ctx) => {
-      ctx.body = await core.getMe.execute({ actor: actorOf(ctx) });
+      const actor = actorOf(ctx);
+      ctx.body = { ...(await core.getMe.execute({ actor })), ...(await core.getEmail.execute({ actor })) };
+    },
+  );
+
+  routes.add(
+    { method: 'patch', path: '/api/auth/me', tag: 'auth', summary: 'Set the address mail notices go to (null: none)', access: 'session', json: meUpdateBody, ok: one('Me'), errors: [400, 401, 403, 413] },
+    auth.required,
+    jsonBody(),
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      const { email } = parse(meUpdateBody, ctx.request.body);
+      await core.setEmail.execute({ actor, email });
+      ctx.body = { ...(await core.getMe.execute({ actor })), ...(await core.getEmail.execute({ actor })) };
     },
   );
 }

@@ -10,5 +10,7 @@ export const DASHBOARD_PATHS = [
   '/usage',
   '/tokens',
   '/account',
+  '/activity',
+  '/webhooks',
   '/admin',
 ];

@@ -1,7 +1,9 @@
 import type { Core } from '../../../application/contract.js';
 import { openApiDocument } from '../openapi/document.js';
 import { Auth } from '../session/auth.js';
+import { activityRoutes } from './activity.js';
 import { adminRoutes } from './admin.js';
+import { webhookRoutes } from './webhooks.js';
 import { assetRoutes } from './assets.js';
 import { authRoutes } from './auth.js';
 import { collectionRoutes } from './collections.js';
@@ -47,6 +49,8 @@ const ROUTES = [
   pasteRoutes,
   shareRoutes,
   requestRoutes,
+  activityRoutes,
+  webhookRoutes,
   searchRoutes,
   usageRoutes,
   adminRoutes,

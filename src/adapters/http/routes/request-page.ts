@@ -10,6 +10,7 @@ import { sendRequestPage, type RequestPageData } from '../responses/pages/reques
 import type { Answer, Operation } from '../openapi/operation.js';
 import { CHECKSUM, TUS_ERRORS, TUS_PATH, TUS_RESUMABLE, TUS_STATE, createTusUpload, tusProtocol, tusState } from './tus.js';
 import type { RouteDeps } from './route-deps.js';
+import { readerOf } from '../server/reader.js';
 import type { RouteTable } from './route-table.js';
 
 const PAGE_OK: Answer[] = [
@@ -33,6 +34,7 @@ export function requestPageRoutes(routes: RouteTable, { core, auth, options, web
     password: null,
     grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl), REQUEST_GRANT),
     client: auth.client(ctx),
+    reader: readerOf(ctx),
   });
 
   routes.add(

@@ -12,6 +12,7 @@ import { linkNext, pageQuery, parsePage } from './paging.js';
 import { parse, parseId, requestCreateBody, requestUpdateBody } from '../validation.js';
 import { z } from 'zod';
 import type { RouteDeps } from './route-deps.js';
+import { readerOf } from '../server/reader.js';
 import type { RouteTable } from './route-table.js';
 
 export const REQUEST_PASSWORD: RequestHeader = {
@@ -43,6 +44,7 @@ export function requestRoutes(routes: RouteTable, { core, auth, options }: Route
     id: parseId(ctx.params.id),
     password: requestPassword(ctx),
     client: auth.client(ctx),
+    reader: readerOf(ctx),
   });
 
   routes.add(
@@ -50,8 +52,10 @@ export function requestRoutes(routes: RouteTable, { core, auth, options }: Route
     auth.required,
     jsonBody(),
     async (ctx) => {
-      const input = parse(requestCreateBody, ctx.request.body);
-      ctx.body = withUrl(ctx, await core.createRequest.execute({ actor: actorOf(ctx), ...input }));
+      const { notify, ...input } = parse(requestCreateBody, ctx.request.body);
+      const made = await core.createRequest.execute({ actor: actorOf(ctx), ...input });
+      if (notify) await core.setNotify.execute({ actor: actorOf(ctx), kind: 'request', id: made.id, email: notify.email });
+      ctx.body = { ...withUrl(ctx, made), notify: { email: notify?.email ?? false } };
       ctx.status = 201;
     },
   );
@@ -63,7 +67,8 @@ export function requestRoutes(routes: RouteTable, { core, auth, options }: Route
       const page = parsePage(ctx);
       const { items, nextCursor } = await core.listRequests.execute({ actor: actorOf(ctx), ...page });
       linkNext(ctx, options, '/api/request', page, nextCursor);
-      ctx.body = items.map((view) => withUrl(ctx, view));
+      const mailed = await core.notifyOf.execute({ kind: 'request', ids: items.map((view) => view.id) });
+      ctx.body = items.map((view) => ({ ...withUrl(ctx, view), notify: { email: mailed.has(view.id) } }));
     },
   );
 
@@ -71,7 +76,9 @@ export function requestRoutes(routes: RouteTable, { core, auth, options }: Route
     { method: 'get', path: '/api/request/{id}', tag: 'file requests', summary: 'A file request of yours', access: 'session', ok: one('Request'), errors: owned },
     auth.required,
     async (ctx) => {
-      ctx.body = withUrl(ctx, await core.getRequest.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) }));
+      const view = await core.getRequest.execute({ actor: actorOf(ctx), id: parseId(ctx.params.id) });
+      const mailed = await core.notifyOf.execute({ kind: 'request', ids: [view.id] });
+      ctx.body = { ...withUrl(ctx, view), notify: { email: mailed.has(view.id) } };
     },
   );
 
@@ -81,8 +88,11 @@ export function requestRoutes(routes: RouteTable, { core, auth, options }: Route
     jsonBody(),
     async (ctx) => {
       const id = parseId(ctx.params.id);
-      const changes = parse(requestUpdateBody, ctx.request.body);
-      ctx.body = withUrl(ctx, await core.updateRequest.execute({ actor: actorOf(ctx), id, ...changes }));
+      const { notify, ...changes } = parse(requestUpdateBody, ctx.request.body);
+      const view = await core.updateRequest.execute({ actor: actorOf(ctx), id, ...changes });
+      if (notify) await core.setNotify.execute({ actor: actorOf(ctx), kind: 'request', id, email: notify.email });
+      const mailed = await core.notifyOf.execute({ kind: 'request', ids: [id] });
+      ctx.body = { ...withUrl(ctx, view), notify: { email: mailed.has(id) } };
     },
   );
 

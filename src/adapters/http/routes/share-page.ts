@@ -6,6 +6,7 @@ import { AUTH_JSON_LIMIT, jsonBody } from '../json-body.js';
 import { folderPageUrl, publicBase, shareUrl } from '../server/public-url.js';
 import { sendArchive } from '../responses/send-archive.js';
 import { sendFileContent } from '../responses/send-file-content.js';
+import { readerOf } from '../server/reader.js';
 import { parse, parseId, previewQuery, unlockBody } from '../validation.js';
 import { grantCookie, setGrantCookie } from '../session/grant-cookie.js';
 import { isLinkPreviewBot, isSpeculative } from './link-preview-bots.js';
@@ -78,6 +79,7 @@ export function sharePageRoutes(routes: RouteTable, { core, auth, options, web }
     password: null,
     grant: grantCookie(ctx, fromOwnOrigin(ctx, options.publicUrl)),
     client: auth.client(ctx),
+    reader: readerOf(ctx),
     peek:
       ctx.method === 'HEAD' ||
       isLinkPreviewBot(ctx.get('User-Agent')) ||

@@ -5,6 +5,7 @@ import { actorOf, sharePassword } from '../session/auth.js';
 import { jsonBody } from '../json-body.js';
 import { publicBase, shareUrl } from '../server/public-url.js';
 import { sendFileContent } from '../responses/send-file-content.js';
+import { readerOf } from '../server/reader.js';
 import { parse, parseId, shareCreateBody, shareUpdateBody } from '../validation.js';
 import type { RouteDeps } from './route-deps.js';
 import type { RouteTable } from './route-table.js';
@@ -24,8 +25,10 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
     auth.required,
     jsonBody(),
     async (ctx) => {
-      const input = parse(shareCreateBody, ctx.request.body);
-      ctx.body = withUrl(ctx)(await core.createShare.execute({ actor: actorOf(ctx), ...input }));
+      const { notify, ...input } = parse(shareCreateBody, ctx.request.body);
+      const share = await core.createShare.execute({ actor: actorOf(ctx), ...input });
+      if (notify) await core.setNotify.execute({ actor: actorOf(ctx), kind: 'share', id: share.id, email: notify.email });
+      ctx.body = { ...withUrl(ctx)(share), notify: { email: notify?.email ?? false } };
       ctx.status = 201;
     },
   );
@@ -34,7 +37,9 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
     { method: 'get', path: '/api/share', tag: 'shares', summary: 'Your shares', access: 'session', ok: one('Share[]'), errors: [400, 401, 403] },
     auth.required,
     async (ctx) => {
-      ctx.body = (await core.listShares.execute({ actor: actorOf(ctx) })).map(withUrl(ctx));
+      const shares = await core.listShares.execute({ actor: actorOf(ctx) });
+      const mailed = await core.notifyOf.execute({ kind: 'share', ids: shares.map((s) => s.id) });
+      ctx.body = shares.map(withUrl(ctx)).map((share) => ({ ...share, notify: { email: mailed.has(share.id) } }));
     },
   );
 
@@ -44,8 +49,8 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
     async (ctx) => {
       const id = parseId(ctx.params.id);
       const actor = await auth.optionalActor(ctx);
-      const [password, client, peek] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD'];
-      ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek }));
+      const [password, client, peek, reader] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD', readerOf(ctx)];
+      ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek, reader }));
     },
   );
 
@@ -55,7 +60,7 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
       const id = parseId(ctx.params.id);
       const actor = await auth.optionalActor(ctx);
       const password = sharePassword(ctx);
-      const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx) });
+      const content = await core.openShareContent.execute({ actor, id, password, client: auth.client(ctx), reader: readerOf(ctx) });
       await sendFileContent(ctx, content);
     },
   );
@@ -66,8 +71,11 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
     jsonBody(),
     async (ctx) => {
       const id = parseId(ctx.params.id);
-      const changes = parse(shareUpdateBody, ctx.request.body);
-      ctx.body = withUrl(ctx)(await core.updateShare.execute({ actor: actorOf(ctx), id, ...changes }));
+      const { notify, ...changes } = parse(shareUpdateBody, ctx.request.body);
+      const share = await core.updateShare.execute({ actor: actorOf(ctx), id, ...changes });
+      if (notify) await core.setNotify.execute({ actor: actorOf(ctx), kind: 'share', id, email: notify.email });
+      const mailed = await core.notifyOf.execute({ kind: 'share', ids: [id] });
+      ctx.body = { ...withUrl(ctx)(share), notify: { email: mailed.has(id) } };
     },
   );
 

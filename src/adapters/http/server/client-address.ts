@@ -8,8 +8,14 @@ import type { Context } from 'koa';
  * Entries further left are whatever the client chose to send and are never read.
  */
 export function clientAddress(ctx: Pick<Context, 'ips' | 'req'>): string {
+  const client = clientIp(ctx);
+  return client === null ? 'unknown' : throttleGroup(client);
+}
+
+/** The client's own address, found as clientAddress finds it, whole; null when the socket has none. */
+export function clientIp(ctx: Pick<Context, 'ips' | 'req'>): string | null {
   let client = hostOf(ctx.req.socket.remoteAddress ?? '');
-  if (client === null) return 'unknown';
+  if (client === null) return null;
   const hops = ctx.ips;
   for (let i = hops.length - 1; i >= 0; i--) {
     const host = hostOf(hops[i]!);
@@ -17,7 +23,7 @@ export function clientAddress(ctx: Pick<Context, 'ips' | 'req'>): string {
     if (host === null) break;
     client = host;
   }
-  return throttleGroup(client);
+  return client;
 }
 
 /** The bare IP of `1.2.3.4`, `1.2.3.4:80`, `::1`, `[::1]:80` or `fe80::1%eth0`; null for anything else. */

@@ -3,6 +3,7 @@ import type { Actor } from '../../../domain/index.js';
 import { isDomainError, unauthorized } from '../../../domain/index.js';
 import type { Core, ReadAccess } from '../../../application/contract.js';
 import { clientAddress } from '../server/client-address.js';
+import { readerOf } from '../server/reader.js';
 import { assertCookieWriteAllowed, fromOwnOrigin, isSafeMethod } from './csrf.js';
 import { headerText } from './header-text.js';
 import { publicBase } from '../server/public-url.js';
@@ -122,6 +123,7 @@ export class Auth {
         password: sharePassword(ctx),
         client: this.client(ctx),
         peek: ctx.method === 'HEAD',
+        reader: readerOf(ctx),
       },
     };
   }

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { ADMIN, CofferApi, startCoffer, USER } from './coffer.js';
+import { log, type Bench } from './context.js';
+import { HttpClient } from './http-client.js';
+import { load, type LoadResult } from './load.js';
+import type { Child } from './processes.js';
+import { figure } from './report.js';
+
+/** A Coffer process of its own with a user and one shared file (64 KiB), for the same reads as the other. */
+async function sharedOn(server: Child): Promise<{ shareId: string }> {
+  const api = new CofferApi(new HttpClient(server.origin, 4));
+  const admin = await api.login(ADMIN.username, ADMIN.password);
+  await api.createUser(admin, USER.username, USER.password);
+  const token = await api.login(USER.username, USER.password);
+  const fileId = await api.uploadSmall(token, null, 'note.bin', Buffer.alloc(64 * 1024, 7));
+  return { shareId: await api.share(token, 'file', fileId) };
+}
+
+const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+
+/**
+ * 7. What recording costs a read: two Coffer processes, one with activity (the default) and one with ACTIVITY=off,
+ * answer the same share read (`GET /api/share/{id}`, one view event each) and the same download of a 64 KiB shared
+ * file (`GET /api/share/{id}/content`, one download event each, written when the body has gone), at 50 connections,
+ * in turn round after round. The process with activity also runs its outbox loop, dispatching every event it records.
+ */
+export async function activityCost(b: Bench): Promise<void> {
+  const { plan } = b;
+  const on = await startCoffer(join(b.dir, 'activity-on'), {}, 'coffer (activity on)');
+  const off = await startCoffer(join(b.dir, 'activity-off'), { ACTIVITY: 'off' }, 'coffer (activity off)').catch(async (err: unknown) => {
+    await on.stop();
+    throw err;
+  });
+  try {
+    const shares = new Map<Child, string>([
+      [on, (await sharedOn(on)).shareId],
+      [off, (await sharedOn(off)).shareId],
+    ]);
+    const run = async (server: Child, suffix: string) => {
+      const spec = { url: `${server.origin}/api/share/${shares.get(server)}${suffix}`, connections: plan.readConnections, warmupSec: 0 };
+      await load({ ...spec, durationSec: plan.readWarmupSeconds });
+      const result = await load({ ...spec, durationSec: plan.readSeconds });
+      if (result.non2xx > 0 || result.errors > 0) log(`  ${server.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result;
+    };
+    const runs = { readOn: [] as LoadResult[], readOff: [] as LoadResult[], downOn: [] as LoadResult[], downOff: [] as LoadResult[] };
+    for (let round = 1; round <= plan.readRounds; round++) {
+      log(`activity on vs off, round ${round}/${plan.readRounds}: share reads, then downloads, ${plan.readSeconds} s each`);
+      // The order turns each round, so neither side always goes first.
+      const order = round % 2 ? [on, off] : [off, on];
+      for (const server of order) (server === on ? runs.readOn : runs.readOff).push(await run(server, ''));
+      for (const server of order) (server === on ? runs.downOn : runs.downOff).push(await run(server, '/content'));
+    }
+    b.details.activity = { connections: plan.readConnections, seconds: plan.readSeconds, runs };
+    b.figures.push(
+      figure('share read rate, activity on vs off', 'req/s', best(runs.readOn).rps, 'ACTIVITY=off', best(runs.readOff).rps, { atLeastRatio: 0.95 }),
+      figure('64 KiB download rate, activity on vs off', 'req/s', best(runs.downOn).rps, 'ACTIVITY=off', best(runs.downOff).rps, { atLeastRatio: 0.95 }),
+    );
+  } finally {
+    await Promise.all([on.stop(), off.stop()]);
+  }
+}
