@@ -22,6 +22,20 @@ const TRIES = 3;
 
 class CliError extends Error {}
 
+/**
+ * `--token -abc…` read as `--token=-abc…`: a value may begin with a dash (a token or a password may), which parseArgs
+ * would otherwise refuse as ambiguous.
+ */
+function glued(args: string[], valued: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (valued.includes(arg) && i + 1 < args.length) out.push(`${arg}=${args[++i]!}`);
+    else out.push(arg);
+  }
+  return out;
+}
+
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);
 
@@ -52,7 +66,7 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 async function upload(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
-    args,
+    args: glued(args, ['--server', '--token', '--type', '--password', '--expires', '--max-views', '--max-downloads']),
     allowPositionals: true,
     options: {
       server: { type: 'string' }, token: { type: 'string' }, type: { type: 'string' }, password: { type: 'string' },
@@ -144,7 +158,7 @@ async function failure(what: string, answer: Response): Promise<string> {
 
 async function download(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
-    args,
+    args: glued(args, ['--output', '--password']),
     allowPositionals: true,
     options: { output: { type: 'string', short: 'o' }, password: { type: 'string' } },
   });

@@ -105,6 +105,17 @@ describe('coffer-e2e upload and download', () => {
     expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('under a password');
   });
 
+  it('takes option values that begin with a dash (a token or a password may)', async () => {
+    const { app, token } = await server();
+    const dir = tempDir('e2e-cli-dash');
+    writeFileSync(join(dir, 'd.txt'), 'dashing');
+    const upload = await run(['upload', 'd.txt', '--server', app.url, '--token', token, '--password', '-starts-with-a-dash'], dir);
+    expect(upload.status, upload.stderr).toBe(0);
+    const got = await run(['download', upload.stdout.trim(), '-o', 'e.txt', '--password', '-starts-with-a-dash'], dir);
+    expect(got.status, got.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'e.txt'), 'utf8')).toBe('dashing');
+  });
+
   it('200 MB through the command, streamed both ways, byte-exact', { timeout: 240_000 }, async () => {
     const { app, token } = await server(300 * 1024 * 1024);
     const dir = tempDir('e2e-cli-big');

@@ -83,7 +83,8 @@ describe('activity: what is recorded', () => {
     const done = await eventually(() => events(alice, `/api/share/${shareId}/activity?kind=download`), (l) => l.length === 1);
     expect(done[0]).toMatchObject({ kind: 'download', fileId, bytes: String(size), complete: true });
 
-    // A reader that takes about half and goes away.
+    // A reader that takes about half and goes away, a second later (newest first is then this one).
+    t.clock.advance(1000);
     await new Promise<void>((resolve, reject) => {
       const req = httpGet(`${t.url}/api/share/${shareId}/content`, (res) => {
         let got = 0;

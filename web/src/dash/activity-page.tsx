@@ -25,34 +25,37 @@ function sent(event: ActivityEventView): string {
 /** A table of events, newest first. */
 export function ActivityTable({ events, showTarget }: { events: readonly ActivityEventView[]; showTarget: boolean }) {
   if (events.length === 0) return <p class="muted">Nothing has happened yet.</p>;
+  // A narrow screen scrolls the table, not the page; focusable so a keyboard can scroll it too.
   return (
-    <table class="activity-table">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">What</th>
-          {showTarget && <th scope="col">Link</th>}
-          <th scope="col">Who</th>
-          <th scope="col">Sent</th>
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((event) => (
-          <tr key={event.id}>
-            <td>{formatDate(event.at)}</td>
-            <td>{KIND_WORDS[event.kind]}</td>
-            {showTarget && (
-              <td>
-                {event.shareId && <Link href={`/activity?share=${encodeURIComponent(event.shareId)}`}>share</Link>}
-                {event.requestId && <Link href={`/activity?request=${encodeURIComponent(event.requestId)}`}>request</Link>}
-              </td>
-            )}
-            <td>{who(event.client)}</td>
-            <td>{sent(event)}</td>
+    <div class="table-scroll" tabIndex={0} role="region" aria-label="Activity">
+      <table class="activity-table">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">What</th>
+            {showTarget && <th scope="col">Link</th>}
+            <th scope="col">Who</th>
+            <th scope="col">Sent</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td>{formatDate(event.at)}</td>
+              <td>{KIND_WORDS[event.kind]}</td>
+              {showTarget && (
+                <td>
+                  {event.shareId && <Link href={`/activity?share=${encodeURIComponent(event.shareId)}`}>share</Link>}
+                  {event.requestId && <Link href={`/activity?request=${encodeURIComponent(event.requestId)}`}>request</Link>}
+                </td>
+              )}
+              <td>{who(event.client)}</td>
+              <td>{sent(event)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

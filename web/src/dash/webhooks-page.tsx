@@ -21,30 +21,32 @@ function Deliveries({ id }: { id: string }) {
       <ErrorNote error={error} />
       {data?.length === 0 && <p class="muted">No deliveries yet.</p>}
       {data && data.length > 0 && (
-        <table class="activity-table">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">Next attempt</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((d: DeliveryView) => (
-              <tr key={d.id}>
-                <td>
-                  {d.type} <span class="muted">{formatDate(d.createdAt)}</span>
-                </td>
-                <td>{d.state === 'delivered' && d.deliveredAt ? `delivered ${formatDate(d.deliveredAt)}` : d.state}</td>
-                <td>{d.attempts}</td>
-                <td>{d.lastStatus ?? d.lastError ?? ''}</td>
-                <td>{d.nextAttemptAt ? formatDate(d.nextAttemptAt) : ''}</td>
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Deliveries">
+          <table class="activity-table">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Next attempt</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.map((d: DeliveryView) => (
+                <tr key={d.id}>
+                  <td>
+                    {d.type} <span class="muted">{formatDate(d.createdAt)}</span>
+                  </td>
+                  <td>{d.state === 'delivered' && d.deliveredAt ? `delivered ${formatDate(d.deliveredAt)}` : d.state}</td>
+                  <td>{d.attempts}</td>
+                  <td>{d.lastStatus ?? d.lastError ?? ''}</td>
+                  <td>{d.nextAttemptAt ? formatDate(d.nextAttemptAt) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <div class="row">
         <button type="button" onClick={() => void reload()}>
