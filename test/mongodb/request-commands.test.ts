@@ -110,21 +110,23 @@ describe.skipIf(!target)('MongoDB commands per request', () => {
     return commands;
   }
 
-  it('a public file share read costs at most 2', async () => {
+  // Each counted share read adds one write: its activity event's insert (issue "activity": at most one write per
+  // counted read, never awaited by the answer).
+  it('a public file share read costs at most 3 (2 and its activity event)', async () => {
     const commands = await counted(gridfs, 200, 'GET', `/api/share/${fileShare}`);
-    expect(commands.length, commands.join('; ')).toBeLessThanOrEqual(2);
+    expect(commands.length, commands.join('; ')).toBeLessThanOrEqual(3);
   });
 
-  it('a public folder share read costs at most 4', async () => {
+  it('a public folder share read costs at most 5 (4 and its activity event)', async () => {
     const commands = await counted(gridfs, 200, 'GET', `/api/share/${folderShare}`);
-    expect(commands.length, commands.join('; ')).toBeLessThanOrEqual(4);
+    expect(commands.length, commands.join('; ')).toBeLessThanOrEqual(5);
   });
 
   // Two of these are the guess throttle's: counting the guess, and forgiving it once it proved right.
-  it('a protected share read with the right password costs at most 6', async () => {
+  it('a protected share read with the right password costs at most 7 (6 and its activity event)', async () => {
     const headers = { 'x-share-password': 'share-password' };
     const commands = await counted(gridfs, 200, 'GET', `/api/share/${protectedShare}`, { headers });
-    expect(commands.length, commands.join('; ')).toBeLessThanOrEqual(6);
+    expect(commands.length, commands.join('; ')).toBeLessThanOrEqual(7);
   });
 
   // 5 since second factors: one read of the user's second factors after the session's insert (login-commands.test.ts).

@@ -194,7 +194,7 @@ describe.skipIf(!target)('a restart on MongoDB persistence', () => {
     // The API token, as ShareX would use it after the restart.
     const api = apiToken.body.token as string;
     expect((await call('GET', '/api/token', { token: aliceAgain })).body).toEqual([
-      { id: apiToken.body.id, name: 'laptop', createdAt: apiToken.body.createdAt },
+      { id: apiToken.body.id, name: 'laptop', scope: 'uploader', createdAt: apiToken.body.createdAt },
     ]);
     expect((await call('GET', '/api/usage/stats', { token: api })).status).toBe(200);
     expect((await call('GET', `/api/file/${byApi.body.id}/content`, { token: aliceAgain })).bytes.toString()).toBe(

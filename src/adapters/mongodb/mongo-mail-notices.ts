@@ -72,35 +72,45 @@ export class MongoMailNotices implements MailNotices {
     await this.notices.updateOne({ _id: key, wanted: true }, { $set: { pending: true }, $inc: { marks: 1 } });
   }
 
+  /**
+   * A due notice taken under a lease: a candidate is read, then taken by one conditional update that also holds its
+   * mark count (`takenAtMark`), only while nothing marked it meanwhile; a race reads again. Plain operators, no
+   * pipeline update: every server speaking the protocol honours them.
+   */
   async takeDue(holder: string, now: Date, until: Date, gapMs: number): Promise<MailNotice | null> {
-    const doc = await this.notices.findOneAndUpdate(
-      {
-        wanted: true,
-        pending: true,
-        $and: [
-          { $or: [{ lastSentAt: null }, { lastSentAt: { $lte: new Date(now.getTime() - gapMs) } }] },
-          { $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
-        ],
-      },
-      [{ $set: { leaseHolder: holder, leaseUntil: until, takenAtMark: '$marks' } }],
-      { returnDocument: 'after' },
-    );
-    return doc ? toNotice(doc) : null;
+    const due = {
+      wanted: true,
+      pending: true,
+      $and: [
+        { $or: [{ lastSentAt: null }, { lastSentAt: { $lte: new Date(now.getTime() - gapMs) } }] },
+        { $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
+      ],
+    };
+    for (;;) {
+      const candidate = await this.notices.findOne(due, { projection: { _id: 1, marks: 1 } });
+      if (!candidate) return null;
+      const doc = await this.notices.findOneAndUpdate(
+        { _id: candidate._id, marks: candidate.marks, ...due },
+        { $set: { leaseHolder: holder, leaseUntil: until, takenAtMark: candidate.marks } },
+        { returnDocument: 'after' },
+      );
+      if (doc) return toNotice(doc);
+    }
   }
 
+  /**
+   * The mail went: `pending` is cleared only when no mark came after the notice was taken (the marks still equal
+   * `takenAtMark`), else kept; the lease goes either way.
+   */
   async sent(key: NoticeKey, holder: string, at: Date, covered: MailNotice['covered']): Promise<boolean> {
-    const { matchedCount } = await this.notices.updateOne({ _id: key, leaseHolder: holder }, [
-      {
-        $set: {
-          lastSentAt: at,
-          covered: { $literal: covered },
-          pending: { $ne: ['$marks', '$takenAtMark'] },
-          leaseHolder: null,
-          leaseUntil: null,
-        },
-      },
-    ]);
-    return matchedCount === 1;
+    const done = { lastSentAt: at, covered, leaseHolder: null, leaseUntil: null };
+    const clean = await this.notices.updateOne(
+      { _id: key, leaseHolder: holder, $expr: { $eq: ['$marks', '$takenAtMark'] } },
+      { $set: { ...done, pending: false } },
+    );
+    if (clean.matchedCount === 1) return true;
+    const marked = await this.notices.updateOne({ _id: key, leaseHolder: holder }, { $set: { ...done, pending: true } });
+    return marked.matchedCount === 1;
   }
 
   async forget(keys: readonly NoticeKey[]): Promise<void> {
