@@ -5,11 +5,19 @@ import { ErrorNote, useAction } from './ui.js';
 export function MailSwitch({ label, on, save }: { label: string; on: boolean; save: (on: boolean) => Promise<unknown> }) {
   const [checked, setChecked] = useState(on);
   const [busy, error, run] = useAction();
-  const flip = (value: boolean) =>
+  // The box follows the click at once (a controlled box left unchanged until the answer reads as a click that did
+  // nothing); a refused save puts it back and says why.
+  const flip = (value: boolean) => {
+    setChecked(value);
     void run(async () => {
-      await save(value);
-      setChecked(value);
+      try {
+        await save(value);
+      } catch (err) {
+        setChecked(!value);
+        throw err;
+      }
     });
+  };
   return (
     <>
       <label class="check">
