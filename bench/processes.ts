@@ -43,7 +43,7 @@ export async function startChild(
   const port = await freePort();
   // BENCH_CPU_PROFILE=<dir>: Coffer writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROFILE;
-  const profiling = name === 'coffer' && profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const profiling = name.startsWith('coffer') && profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const proc = spawn(process.execPath, [...nodeArgs, ...profiling, '--import', 'tsx', script], {
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },

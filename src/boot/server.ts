@@ -13,6 +13,7 @@ import {
 } from './composition.js';
 import type { Config, PersistenceKind } from './config.js';
 import { LeaseKeeper } from './instance-lease.js';
+import { LoggedActivityRecorder } from './activity-recorder.js';
 import { startOutboxLoop, type OutboxLoopOptions } from './outbox-loop.js';
 import { Ports } from '../application/ports/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -101,6 +102,8 @@ function closer(server: Server, container: Container, persistence: Persistence):
         });
         server.closeIdleConnections();
       });
+      // The events of the last reads are written before the database goes.
+      await container.get(LoggedActivityRecorder).settled();
       await container.get(LeaseKeeper).stop();
       await container.unbindAllAsync();
       await persistence.close();

@@ -40,7 +40,7 @@ export function activityRepositoryContract(name: string, make: () => Promise<Act
         anEvent({ shareId: null, requestId: 'req-1', kind: 'received' }),
         anEvent({ ownerId: 'bob', shareId: 'share-2' }),
       ];
-      for (const event of events) await log.add(event);
+      await log.add(events);
       const [e0, e1, e2] = events;
       expect(await log.page({ ownerId: 'alice' }, null, 10)).toEqual([e2, e1, e0]);
       expect(await log.page({ ownerId: 'alice', shareId: 'share-1' }, null, 10)).toEqual([e1, e0]);
@@ -52,7 +52,7 @@ export function activityRepositoryContract(name: string, make: () => Promise<Act
 
     it('orders events of one millisecond by id, and pages through them exactly once', async () => {
       const same = ['c', 'a', 'b'].map((id) => anEvent({ id: `same-${id}`, at: T0 }));
-      for (const event of same) await log.add(event);
+      await log.add(same);
       const first = await log.page({ ownerId: 'alice' }, null, 2);
       expect(first.map((e) => e.id)).toEqual(['same-c', 'same-b']);
       const rest = await log.page({ ownerId: 'alice' }, { at: T0, id: 'same-b' }, 2);
@@ -62,8 +62,8 @@ export function activityRepositoryContract(name: string, make: () => Promise<Act
     it('since: a share\'s events from a time on, oldest first', async () => {
       const a = anEvent();
       const b = anEvent();
-      await log.add(a);
-      await log.add(b);
+      await log.add([a]);
+      await log.add([b]);
       expect(await log.since({ shareId: 'share-1' }, b.at, 10)).toEqual([b]);
       expect(await log.since({ shareId: 'share-1' }, T0, 10)).toEqual([a, b]);
     });
@@ -72,7 +72,7 @@ export function activityRepositoryContract(name: string, make: () => Promise<Act
       const a = anEvent();
       const b = anEvent({ shareId: null, requestId: 'req-9', kind: 'received' });
       const c = anEvent({ shareId: 'share-3' });
-      for (const event of [a, b, c]) await log.add(event);
+      await log.add([a, b, c]);
       await log.removeFor({ shareIds: ['share-1'], requestIds: ['req-9'] });
       expect(await log.page({ ownerId: 'alice' }, null, 10)).toEqual([c]);
       expect(await log.sweep(new Date(c.at.getTime() + 1))).toBe(1);
@@ -81,17 +81,46 @@ export function activityRepositoryContract(name: string, make: () => Promise<Act
 
     it('hands each waiting event to one taker at a time, until marked dispatched or its lease runs out', async () => {
       const a = anEvent();
-      await log.add(a);
+      await log.add([a]);
       const now = at(0);
-      const taken = await Promise.all([log.takeUndispatched('x', now, at(60_000)), log.takeUndispatched('y', now, at(60_000))]);
-      expect(taken.filter((e) => e !== null)).toEqual([a]);
-      const holder = taken[0] ? 'x' : 'y';
-      expect(await log.takeUndispatched('z', at(59_999), at(120_000))).toBeNull();
+      const taken = await Promise.all([log.takeUndispatched('x', now, at(60_000), 10), log.takeUndispatched('y', now, at(60_000), 10)]);
+      expect(taken.flat()).toEqual([a]);
+      const holder = taken[0]!.length > 0 ? 'x' : 'y';
+      expect(await log.takeUndispatched('z', at(59_999), at(120_000), 10)).toEqual([]);
       // Run out: another takes it; the first can no longer say it is done.
-      expect(await log.takeUndispatched('z', at(60_000), at(120_000))).toEqual(a);
-      expect(await log.markDispatched(a.id, holder)).toBe(false);
-      expect(await log.markDispatched(a.id, 'z')).toBe(true);
-      expect(await log.takeUndispatched('z', at(500_000), at(600_000))).toBeNull();
+      expect(await log.takeUndispatched('z', at(60_000), at(120_000), 10)).toEqual([a]);
+      expect(await log.markDispatched([a.id], holder)).toBe(0);
+      expect(await log.markDispatched([a.id], 'z')).toBe(1);
+      expect(await log.markDispatched([a.id], 'z')).toBe(0);
+      expect(await log.takeUndispatched('z', at(500_000), at(600_000), 10)).toEqual([]);
+    });
+
+    it('takes batches of at most the limit, oldest first; parallel takers share the events without overlap', async () => {
+      const events = Array.from({ length: 25 }, () => anEvent());
+      await log.add(events);
+      const now = at(0);
+      const first = await log.takeUndispatched('x', now, at(60_000), 10);
+      expect(first).toEqual(events.slice(0, 10));
+      const parallel = await Promise.all(['p', 'q', 'r', 's'].map((holder) => log.takeUndispatched(holder, now, at(60_000), 4)));
+      const ids = parallel.flat().map((e) => e.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual(events.slice(10, 26).map((e) => e.id).sort());
+      // Only the holder's own are marked: a mixed list marks those, and no others.
+      const mine = parallel[0]!.map((e) => e.id);
+      expect(await log.markDispatched([...mine, first[0]!.id, 'no-such-event'], 'p')).toBe(mine.length);
+      expect(await log.markDispatched(first.map((e) => e.id), 'x')).toBe(10);
+      // A lease run out hands the rest out again; the dispatched never come back.
+      const again = await log.takeUndispatched('t', at(60_000), at(120_000), 100);
+      expect(again.map((e) => e.id).sort()).toEqual(ids.filter((id) => !mine.includes(id)).sort());
+    });
+
+    it('adds a batch in one write; a repeated id is refused without keeping the others out', async () => {
+      const a = anEvent();
+      const b = anEvent();
+      await log.add([a]);
+      await expect(log.add([a, b])).rejects.toThrow();
+      expect(await log.page({ ownerId: 'alice' }, null, 10)).toEqual([b, a]);
+      await log.add([]);
     });
   });
 }

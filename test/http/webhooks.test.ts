@@ -265,9 +265,9 @@ describe('webhooks: several instances, and one that dies', () => {
     const now = a.clock.now();
     const lease = new Date(now.getTime() + 60_000);
     // Instance a takes the first event to dispatch, and the second one's delivery to send, then dies (nothing more runs).
-    const taken = await a.ports.activityLog.takeUndispatched(a.ports.instance.id(), now, lease);
-    expect(taken).not.toBeNull();
-    await new OutboxWorker(a.ports).dispatchOne();
+    const taken = await a.ports.activityLog.takeUndispatched(a.ports.instance.id(), now, lease, 1);
+    expect(taken).toHaveLength(1);
+    expect(await new OutboxWorker(a.ports).dispatchSome()).toBe(1);
     const row = await a.ports.deliveries.takeDue(a.ports.instance.id(), now, lease);
     expect(row).not.toBeNull();
     // While its leases hold, b leaves both alone...

@@ -1,100 +1,166 @@
 import { injectable } from 'inversify';
 import type { ActivityEvent } from '../../domain/index.js';
 import type { ActivityFilter, ActivityKey, ActivityRepository } from '../../application/ports/index.js';
-import { clone } from './clone.js';
 
-interface Stored {
-  event: ActivityEvent;
-  dispatched: boolean;
-  leaseHolder: string | null;
-  leaseUntil: Date | null;
+/**
+ * One stored event as one string: `at`, id, owner, share, request and kind, each followed by a separator, then the
+ * rest as JSON. A busy instance keeps hundreds of thousands of events; as objects each would be a dozen on the heap
+ * (the event, its client, its Date and strings), copied by every young-generation collection it survives and marked
+ * by every full one. As one string each is a single object the collector never looks inside, which is what kept
+ * `npm run bench`'s reads with activity on near those with it off (docs/BENCHMARKS.md). Ids are base64url, so the
+ * separator never occurs in them.
+ */
+const SEP = '\u0001';
+
+interface Head {
+  at: number;
+  id: string;
+  ownerId: string;
+  shareId: string | null;
+  requestId: string | null;
+  kind: string;
+}
+
+function encode(event: ActivityEvent): string {
+  const { at, id, ownerId, shareId, requestId, kind, fileId, bytes, complete, client, limitReached } = event;
+  const rest = JSON.stringify({ fileId, bytes, complete, client, limitReached });
+  return `${at.getTime()}${SEP}${id}${SEP}${ownerId}${SEP}${shareId ?? ''}${SEP}${requestId ?? ''}${SEP}${kind}${SEP}${rest}`;
+}
+
+function headOf(row: string): Head & { restAt: number } {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < 6; i++) {
+    const to = row.indexOf(SEP, from);
+    parts.push(row.slice(from, to));
+    from = to + 1;
+  }
+  const [at, id, ownerId, shareId, requestId, kind] = parts as [string, string, string, string, string, string];
+  return { at: Number(at), id, ownerId, shareId: shareId || null, requestId: requestId || null, kind, restAt: from };
+}
+
+function decode(row: string): ActivityEvent {
+  const head = headOf(row);
+  const rest = JSON.parse(row.slice(head.restAt)) as Pick<ActivityEvent, 'fileId' | 'bytes' | 'complete' | 'client' | 'limitReached'>;
+  return {
+    id: head.id,
+    at: new Date(head.at),
+    ownerId: head.ownerId,
+    shareId: head.shareId,
+    requestId: head.requestId,
+    kind: head.kind as ActivityEvent['kind'],
+    ...rest,
+  };
 }
 
 /** Newest first: `at` descending, then `id` descending, as the MongoDB adapter's index orders them. */
-const newestFirst = (a: ActivityEvent, b: ActivityEvent) =>
-  b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const newestFirst = (a: Head, b: Head) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-const before = (event: ActivityEvent, key: ActivityKey) =>
-  event.at.getTime() < key.at.getTime() || (event.at.getTime() === key.at.getTime() && event.id < key.id);
+const before = (head: Head, key: ActivityKey) => head.at < key.at.getTime() || (head.at === key.at.getTime() && head.id < key.id);
 
 /** Events in insertion order; each take checks and writes in one synchronous step, as findOneAndUpdate does. */
 @injectable()
 export class MemoryActivityRepository implements ActivityRepository {
-  private readonly events = new Map<string, Stored>();
+  private readonly events = new Map<string, string>();
   /** The ids still waiting for dispatch, so a take never walks what is done. */
   private readonly waiting = new Set<string>();
+  /** Dispatch leases of waiting events taken at least once. */
+  private readonly leases = new Map<string, { holder: string; until: number }>();
 
-  async add(event: ActivityEvent): Promise<void> {
-    if (this.events.has(event.id)) throw new Error(`duplicate activity event ${event.id}`);
-    this.events.set(event.id, { event: clone(event), dispatched: false, leaseHolder: null, leaseUntil: null });
-    this.waiting.add(event.id);
+  /** As an unordered insertMany: every new event goes in; a repeated id is refused, after the others. */
+  async add(events: readonly ActivityEvent[]): Promise<void> {
+    const repeated: string[] = [];
+    for (const event of events) {
+      if (this.events.has(event.id)) {
+        repeated.push(event.id);
+        continue;
+      }
+      this.events.set(event.id, encode(event));
+      this.waiting.add(event.id);
+    }
+    if (repeated.length > 0) throw new Error(`duplicate activity events ${repeated.join(', ')}`);
   }
 
   async page(filter: ActivityFilter, after: ActivityKey | null, limit: number): Promise<ActivityEvent[]> {
-    return [...this.events.values()]
-      .map((stored) => stored.event)
-      .filter((e) => e.ownerId === filter.ownerId)
-      .filter((e) => filter.shareId === undefined || e.shareId === filter.shareId)
-      .filter((e) => filter.requestId === undefined || e.requestId === filter.requestId)
-      .filter((e) => filter.kind === undefined || e.kind === filter.kind)
-      .filter((e) => after === null || before(e, after))
+    const heads: (Head & { row: string })[] = [];
+    for (const row of this.events.values()) {
+      const head = headOf(row);
+      if (head.ownerId !== filter.ownerId) continue;
+      if (filter.shareId !== undefined && head.shareId !== filter.shareId) continue;
+      if (filter.requestId !== undefined && head.requestId !== filter.requestId) continue;
+      if (filter.kind !== undefined && head.kind !== filter.kind) continue;
+      if (after !== null && !before(head, after)) continue;
+      heads.push({ ...head, row });
+    }
+    return heads
       .sort(newestFirst)
       .slice(0, limit)
-      .map(clone);
+      .map((head) => decode(head.row));
   }
 
   async since(target: { shareId: string } | { requestId: string }, since: Date, limit: number): Promise<ActivityEvent[]> {
-    return [...this.events.values()]
-      .map((stored) => stored.event)
-      .filter((e) => ('shareId' in target ? e.shareId === target.shareId : e.requestId === target.requestId))
-      .filter((e) => e.at.getTime() >= since.getTime())
+    const heads: (Head & { row: string })[] = [];
+    for (const row of this.events.values()) {
+      const head = headOf(row);
+      if ('shareId' in target ? head.shareId !== target.shareId : head.requestId !== target.requestId) continue;
+      if (head.at < since.getTime()) continue;
+      heads.push({ ...head, row });
+    }
+    return heads
       .sort((a, b) => -newestFirst(a, b))
       .slice(0, limit)
-      .map(clone);
+      .map((head) => decode(head.row));
   }
 
   async removeFor(target: { shareIds?: readonly string[]; requestIds?: readonly string[] }): Promise<void> {
     const shares = new Set(target.shareIds ?? []);
     const requests = new Set(target.requestIds ?? []);
-    for (const [id, { event }] of this.events) {
-      if ((event.shareId !== null && shares.has(event.shareId)) || (event.requestId !== null && requests.has(event.requestId))) {
-        this.events.delete(id);
-        this.waiting.delete(id);
-      }
+    for (const [id, row] of this.events) {
+      const head = headOf(row);
+      if ((head.shareId !== null && shares.has(head.shareId)) || (head.requestId !== null && requests.has(head.requestId))) this.forget(id);
     }
   }
 
   async sweep(cutoff: Date): Promise<number> {
     let removed = 0;
-    for (const [id, { event }] of this.events) {
-      if (event.at.getTime() < cutoff.getTime()) {
-        this.events.delete(id);
-        this.waiting.delete(id);
+    for (const [id, row] of this.events) {
+      if (headOf(row).at < cutoff.getTime()) {
+        this.forget(id);
         removed++;
       }
     }
     return removed;
   }
 
-  async takeUndispatched(holder: string, now: Date, until: Date): Promise<ActivityEvent | null> {
+  async takeUndispatched(holder: string, now: Date, until: Date, limit: number): Promise<ActivityEvent[]> {
+    const taken: ActivityEvent[] = [];
     for (const id of this.waiting) {
-      const stored = this.events.get(id);
-      if (!stored || stored.dispatched) continue;
-      if (stored.leaseUntil !== null && stored.leaseUntil.getTime() > now.getTime()) continue;
-      stored.leaseHolder = holder;
-      stored.leaseUntil = new Date(until);
-      return clone(stored.event);
+      if (taken.length >= limit) break;
+      const row = this.events.get(id);
+      if (row === undefined) continue;
+      const lease = this.leases.get(id);
+      if (lease !== undefined && lease.until > now.getTime()) continue;
+      this.leases.set(id, { holder, until: until.getTime() });
+      taken.push(decode(row));
     }
-    return null;
+    // Oldest first, as the MongoDB adapter's sort hands them out.
+    return taken.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  async markDispatched(id: string, holder: string): Promise<boolean> {
-    const stored = this.events.get(id);
-    if (!stored || stored.dispatched || stored.leaseHolder !== holder) return false;
-    stored.dispatched = true;
+  async markDispatched(ids: readonly string[], holder: string): Promise<number> {
+    let marked = 0;
+    for (const id of new Set(ids)) {
+      if (!this.waiting.has(id) || this.leases.get(id)?.holder !== holder) continue;
+      this.waiting.delete(id);
+      this.leases.delete(id);
+      marked++;
+    }
+    return marked;
+  }
+
+  private forget(id: string): void {
+    this.events.delete(id);
     this.waiting.delete(id);
-    stored.leaseHolder = null;
-    stored.leaseUntil = null;
-    return true;
+    this.leases.delete(id);
   }
 }

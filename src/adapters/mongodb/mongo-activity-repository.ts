@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { ActivityClient, ActivityEvent, ActivityKind } from '../../domain/index.js';
@@ -21,6 +22,8 @@ interface ActivityDoc {
   limitReached: 'views' | 'downloads' | null;
   dispatched: boolean;
   leaseHolder: string | null;
+  /** Which take of the holder's set the lease: a batch reads back exactly what its one update took. */
+  leaseTake: string | null;
   leaseUntil: Date | null;
   /** The TTL index removes the event at this time. */
   expiresAt: Date;
@@ -52,10 +55,14 @@ export class MongoActivityRepository implements ActivityRepository {
     this.events = db.collection<ActivityDoc>(COLLECTIONS.activity);
   }
 
-  async add(event: ActivityEvent): Promise<void> {
-    const { id, ...rest } = event;
-    const expiresAt = new Date(event.at.getTime() + this.retentionMs);
-    await this.events.insertOne({ _id: id, ...rest, dispatched: false, leaseHolder: null, leaseUntil: null, expiresAt });
+  /** One unordered insertMany: an event that fails (a repeated id) keeps none of the others out. */
+  async add(events: readonly ActivityEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const docs = events.map(({ id, ...rest }) => {
+      const expiresAt = new Date(rest.at.getTime() + this.retentionMs);
+      return { _id: id, ...rest, dispatched: false, leaseHolder: null, leaseTake: null, leaseUntil: null, expiresAt };
+    });
+    await this.events.insertMany(docs, { ordered: false });
   }
 
   async page(filter: ActivityFilter, after: ActivityKey | null, limit: number): Promise<ActivityEvent[]> {
@@ -85,20 +92,27 @@ export class MongoActivityRepository implements ActivityRepository {
     return (await this.events.deleteMany({ at: { $lt: before } })).deletedCount;
   }
 
-  async takeUndispatched(holder: string, now: Date, until: Date): Promise<ActivityEvent | null> {
-    const doc = await this.events.findOneAndUpdate(
-      { dispatched: false, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] },
-      { $set: { leaseHolder: holder, leaseUntil: until } },
-      { sort: { at: 1 }, returnDocument: 'after' },
-    );
-    return doc ? toEvent(doc) : null;
+  /**
+   * Three commands whatever the batch: the oldest free candidates, one update leasing those still free (the filter
+   * checks each again, so one another instance took in between stays its), and a read of what this take leased.
+   */
+  async takeUndispatched(holder: string, now: Date, until: Date, limit: number): Promise<ActivityEvent[]> {
+    const free: Filter<ActivityDoc> = { dispatched: false, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] };
+    const candidates = await this.events.find(free, { projection: { _id: 1 } }).sort({ at: 1 }).limit(limit).toArray();
+    if (candidates.length === 0) return [];
+    const ids = candidates.map((doc) => doc._id);
+    const take = randomUUID();
+    await this.events.updateMany({ _id: { $in: ids }, ...free }, { $set: { leaseHolder: holder, leaseTake: take, leaseUntil: until } });
+    const docs = await this.events.find({ _id: { $in: ids }, leaseTake: take }).sort({ at: 1, _id: 1 }).toArray();
+    return docs.map(toEvent);
   }
 
-  async markDispatched(id: string, holder: string): Promise<boolean> {
-    const { matchedCount } = await this.events.updateOne(
-      { _id: id, dispatched: false, leaseHolder: holder },
-      { $set: { dispatched: true, leaseHolder: null, leaseUntil: null } },
+  async markDispatched(ids: readonly string[], holder: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const { modifiedCount } = await this.events.updateMany(
+      { _id: { $in: [...ids] }, dispatched: false, leaseHolder: holder },
+      { $set: { dispatched: true, leaseHolder: null, leaseTake: null, leaseUntil: null } },
     );
-    return matchedCount === 1;
+    return modifiedCount;
   }
 }

@@ -53,36 +53,53 @@ export class OutboxWorker {
     private readonly leaseMs = OUTBOX_LEASE_MS,
   ) {}
 
-  /** One turn: dispatch waiting events, then attempt due deliveries. Returns how many of each it handled. */
-  async step(): Promise<{ dispatched: number; attempted: number }> {
-    let dispatched = 0;
-    while (dispatched < BATCH && (await this.dispatchOne())) dispatched++;
+  /**
+   * One turn: dispatch waiting events, then attempt due deliveries and mails. Returns how many of each it handled, and
+   * whether any of them stopped at a full batch (more may be waiting).
+   */
+  async step(): Promise<{ dispatched: number; attempted: number; full: boolean }> {
+    const dispatched = await this.dispatchSome();
     let attempted = 0;
     while (attempted < BATCH && (await this.deliverOne())) attempted++;
     let mailed = 0;
     while (this.p.mailer.available && mailed < BATCH && (await mailOne(this.p))) mailed++;
-    return { dispatched, attempted: attempted + mailed };
+    return { dispatched, attempted: attempted + mailed, full: dispatched === BATCH || attempted === BATCH || mailed === BATCH };
   }
 
-  async dispatchOne(): Promise<boolean> {
+  /**
+   * Takes up to a batch of waiting events and turns them into deliveries (one per listening webhook, added
+   * idempotently) and mail marks, then marks them dispatched: a few writes for the batch, however many reads it
+   * holds, with each owner's webhooks read once. Returns how many it took.
+   */
+  async dispatchSome(): Promise<number> {
     const now = this.p.clock.now();
     const holder = this.p.instance.id();
-    const event = await this.p.activityLog.takeUndispatched(holder, now, new Date(now.getTime() + this.leaseMs));
-    if (!event) return false;
-    const types = webhookTypesOf(event);
-    if (types.length > 0) {
-      const hooks = await this.p.webhooks.listByOwner(event.ownerId);
-      const rows = types.flatMap((type) =>
-        hooks
-          .filter((hook) => listens(hook, event, type))
-          .map((hook) => newDelivery({ id: eventIdOf(event, type), webhookId: hook.id, ownerId: hook.ownerId, type, body: bodyOf(event, type) }, now)),
-      );
-      if (rows.length > 0) await this.p.deliveries.enqueue(rows);
+    const events = await this.p.activityLog.takeUndispatched(holder, now, new Date(now.getTime() + this.leaseMs), BATCH);
+    if (events.length === 0) return 0;
+    const hooksOf = new Map<string, Promise<Webhook[]>>();
+    const rows: Delivery[] = [];
+    for (const event of events) {
+      const types = webhookTypesOf(event);
+      if (types.length === 0) continue;
+      let hooks = hooksOf.get(event.ownerId);
+      if (!hooks) hooksOf.set(event.ownerId, (hooks = this.p.webhooks.listByOwner(event.ownerId)));
+      const listening = await hooks;
+      for (const type of types) {
+        for (const hook of listening) {
+          if (listens(hook, event, type)) rows.push(newDelivery({ id: eventIdOf(event, type), webhookId: hook.id, ownerId: hook.ownerId, type, body: bodyOf(event, type) }, now));
+        }
+      }
     }
-    const key = noticeKeyOf(event);
-    if (key && this.p.mailer.available) await this.p.mailNotices.mark(key);
-    await this.p.activityLog.markDispatched(event.id, holder);
-    return true;
+    if (rows.length > 0) await this.p.deliveries.enqueue(rows);
+    if (this.p.mailer.available) {
+      const keys = new Set(events.map(noticeKeyOf).filter((key) => key !== null));
+      for (const key of keys) await this.p.mailNotices.mark(key);
+    }
+    await this.p.activityLog.markDispatched(
+      events.map((event) => event.id),
+      holder,
+    );
+    return events.length;
   }
 
   async deliverOne(): Promise<boolean> {

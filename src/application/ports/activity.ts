@@ -2,8 +2,9 @@ import type { ActivityEvent, ActivityKind } from '../../domain/index.js';
 
 export const ActivityRecorder = Symbol('ActivityRecorder');
 /**
- * Records an event without the caller waiting: one database write, started at once and never awaited by a read; a
- * failed write is logged by the recorder and changes nothing else.
+ * Records an event without the caller waiting: the events of one turn of the event loop go in one database write,
+ * started once the turn ends and never awaited by a read; a failed write is logged by the recorder and changes nothing
+ * else.
  */
 export interface ActivityRecorder {
   record(event: ActivityEvent): void;
@@ -29,8 +30,8 @@ export const ActivityRepository = Symbol('ActivityRepository');
  * (turned into webhook deliveries and mail notices) by exactly one instance: taken under a lease, marked done after.
  */
 export interface ActivityRepository {
-  /** The one write a recorded read adds: the event, waiting for dispatch. */
-  add(event: ActivityEvent): Promise<void>;
+  /** The one write the recorded reads of a moment add: the events, each waiting for dispatch. */
+  add(events: readonly ActivityEvent[]): Promise<void>;
   /** Newest first, strictly after `after`, at most `limit`. */
   page(filter: ActivityFilter, after: ActivityKey | null, limit: number): Promise<ActivityEvent[]>;
   /** A share's or request's events at or after `since`, oldest first, at most `limit` (mail summaries). */
@@ -40,10 +41,11 @@ export interface ActivityRepository {
   /** Events older than `before` go (the memory adapter's retention; MongoDB's TTL index does it by itself). */
   sweep(before: Date): Promise<number>;
   /**
-   * Takes one undispatched event whose dispatch lease is free (never taken, or run out at `now`) for `holder` until
-   * `until`, in one conditional update; null when none waits.
+   * Takes up to `limit` undispatched events whose dispatch leases are free (never taken, or run out at `now`) for
+   * `holder` until `until`, each by a conditional update (none is handed to two takers); oldest first, none when
+   * none waits.
    */
-  takeUndispatched(holder: string, now: Date, until: Date): Promise<ActivityEvent | null>;
-  /** The event is dispatched; only its lease holder may say so (false otherwise, changing nothing). */
-  markDispatched(id: string, holder: string): Promise<boolean>;
+  takeUndispatched(holder: string, now: Date, until: Date, limit: number): Promise<ActivityEvent[]>;
+  /** These events are dispatched; only their lease holder may say so. Returns how many it marked (others unchanged). */
+  markDispatched(ids: readonly string[], holder: string): Promise<number>;
 }
