@@ -44,8 +44,8 @@ export async function activityCost(b: Bench): Promise<void> {
       return result;
     };
     const runs = { readOn: [] as LoadResult[], readOff: [] as LoadResult[], downOn: [] as LoadResult[], downOff: [] as LoadResult[] };
-    for (let round = 1; round <= plan.readRounds; round++) {
-      log(`activity on vs off, round ${round}/${plan.readRounds}: share reads, then downloads, ${plan.readSeconds} s each`);
+    for (let round = 1; round <= plan.activityRounds; round++) {
+      log(`activity on vs off, round ${round}/${plan.activityRounds}: share reads, then downloads, ${plan.readSeconds} s each`);
       // The order turns each round, so neither side always goes first.
       const order = round % 2 ? [on, off] : [off, on];
       for (const server of order) (server === on ? runs.readOn : runs.readOff).push(await run(server, ''));

@@ -15,6 +15,11 @@ export interface Plan {
   readConnections: number;
   /** Rounds of raw, Koa, Coffer in turn; each server's best round counts. */
   readRounds: number;
+  /**
+   * Rounds of activity on and off in turn. Their ratio must tell a 5% difference, and one round of either moves by
+   * more than that on two shared cores, so each side's best of four counts.
+   */
+  activityRounds: number;
   uploadBytes: number;
   /** Rounds of every upload and download variant in turn, the order rotating; each variant's best round counts. */
   transferRounds: number;
@@ -41,6 +46,7 @@ const QUICK: Plan = {
   readWarmupSeconds: 1,
   readConnections: 50,
   readRounds: 1,
+  activityRounds: 1,
   uploadBytes: 64 * MiB,
   transferRounds: 3,
   loginSeconds: 3,
@@ -59,6 +65,7 @@ const FULL: Plan = {
   readSeconds: 10,
   readWarmupSeconds: 2,
   readRounds: 2,
+  activityRounds: 4,
   uploadBytes: 1024 * MiB,
   transferRounds: 5,
   loginSeconds: 10,

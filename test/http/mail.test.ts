@@ -66,6 +66,11 @@ describe('mail notices', () => {
     const made = await t.request('POST', '/api/share', { token: alice, json: { type: 'file', id: file.id, notify: { email: true } } });
     expect(made.body.notify).toEqual({ email: true });
     expect((await t.request('GET', '/api/share', { token: alice })).body[0].notify).toEqual({ email: true });
+    // The owner's own read of the share says so too; a stranger's (or an anonymous) read does not.
+    expect((await t.request('GET', `/api/share/${made.body.id}`, { token: alice })).body.notify).toEqual({ email: true });
+    expect((await t.request('GET', `/api/share/${made.body.id}`)).body).not.toHaveProperty('notify');
+    const bob = await t.userToken('bob');
+    expect((await t.request('GET', `/api/share/${made.body.id}`, { token: bob })).body).not.toHaveProperty('notify');
     const download = async () => {
       expect((await t.request('GET', `/api/share/${made.body.id}/content`)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 20));

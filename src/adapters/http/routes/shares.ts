@@ -50,7 +50,11 @@ export function shareRoutes(routes: RouteTable, { core, auth, options }: RouteDe
       const id = parseId(ctx.params.id);
       const actor = await auth.optionalActor(ctx);
       const [password, client, peek, reader] = [sharePassword(ctx), auth.client(ctx), ctx.method === 'HEAD', readerOf(ctx)];
-      ctx.body = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek, reader }));
+      const share = withUrl(ctx)(await core.getShare.execute({ actor, id, password, client, peek, reader }));
+      // The owner's own read carries the mail switch, as their listing does; nobody else learns of it.
+      const mine = actor !== null && actor.userId === share.ownerId;
+      const notify = mine ? { notify: { email: (await core.notifyOf.execute({ kind: 'share', ids: [share.id] })).has(share.id) } } : {};
+      ctx.body = { ...share, ...notify };
     },
   );
 
