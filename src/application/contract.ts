@@ -2,16 +2,17 @@ import type { ActivityKind, Actor, ItemProperty, LimitKind, ReaderInfo, TokenSco
 import type { ByteRange, CeremonyOptions, CredentialJson, RelyingParty } from './ports/index.js';
 import type { ShareGrant } from './shares/share-grant.js';
 import type { ActivityView } from './activity/activity-views.js';
-import type {
-  CreateWebhook,
-  DeleteWebhook,
-  GetWebhook,
-  ListDeliveries,
-  ListWebhooks,
-  TestWebhook,
-  UpdateWebhook,
-} from './activity/manage-webhooks.js';
-import type { GetEmail, NotifyOf, SetEmail, SetNotify } from './activity/mail-settings.js';
+import type { CreateWebhook } from './activity/create-webhook.js';
+import type { DeleteWebhook } from './activity/delete-webhook.js';
+import type { GetWebhook } from './activity/get-webhook.js';
+import type { ListDeliveries } from './activity/list-deliveries.js';
+import type { ListWebhooks } from './activity/list-webhooks.js';
+import type { TestWebhook } from './activity/test-webhook.js';
+import type { UpdateWebhook } from './activity/update-webhook.js';
+import type { GetEmail } from './activity/get-email.js';
+import type { NotifyOf } from './activity/notify-of.js';
+import type { SetEmail } from './activity/set-email.js';
+import type { SetNotify } from './activity/set-notify.js';
 import type { LockedRequestView, PublicRequestView, RequestView } from './requests/request-views.js';
 import type {
   AdminUserView,

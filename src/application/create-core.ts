@@ -1,14 +1,15 @@
 import { ListActivity } from './activity/list-activity.js';
-import {
-  CreateWebhook,
-  DeleteWebhook,
-  GetWebhook,
-  ListDeliveries,
-  ListWebhooks,
-  TestWebhook,
-  UpdateWebhook,
-} from './activity/manage-webhooks.js';
-import { GetEmail, NotifyOf, SetEmail, SetNotify } from './activity/mail-settings.js';
+import { CreateWebhook } from './activity/create-webhook.js';
+import { DeleteWebhook } from './activity/delete-webhook.js';
+import { GetWebhook } from './activity/get-webhook.js';
+import { ListDeliveries } from './activity/list-deliveries.js';
+import { ListWebhooks } from './activity/list-webhooks.js';
+import { TestWebhook } from './activity/test-webhook.js';
+import { UpdateWebhook } from './activity/update-webhook.js';
+import { GetEmail } from './activity/get-email.js';
+import { NotifyOf } from './activity/notify-of.js';
+import { SetEmail } from './activity/set-email.js';
+import { SetNotify } from './activity/set-notify.js';
 import type { Core } from './contract.js';
 import type { Ports } from './ports/index.js';
 import { Login } from './auth/login.js';
@@ -16,8 +17,15 @@ import { Logout } from './auth/logout.js';
 import { Authenticate } from './auth/authenticate.js';
 import { SignInBasic } from './auth/sign-in-basic.js';
 import { FindChild } from './folders/find-child.js';
-import { CopyProperties, DropProperties, GetProperties, PatchProperties } from './properties/item-properties.js';
-import { DropLocks, ListLocks, RefreshLock, ReleaseLock, TakeLock } from './locks/write-locks.js';
+import { CopyProperties } from './properties/copy-properties.js';
+import { DropProperties } from './properties/drop-properties.js';
+import { GetProperties } from './properties/get-properties.js';
+import { PatchProperties } from './properties/patch-properties.js';
+import { DropLocks } from './locks/drop-locks.js';
+import { ListLocks } from './locks/list-locks.js';
+import { RefreshLock } from './locks/refresh-lock.js';
+import { ReleaseLock } from './locks/release-lock.js';
+import { TakeLock } from './locks/take-lock.js';
 import { ReplaceFileContent } from './files/replace-file-content.js';
 import { GetMe } from './auth/get-me.js';
 import { Register } from './auth/register.js';

@@ -2,7 +2,7 @@ import { webhookTypesOf, type ActivityEvent, type WebhookEventType } from '../..
 import type { Delivery, Ports, Webhook } from '../ports/index.js';
 import { isoTime } from '../iso-time.js';
 import { activityView } from './activity-views.js';
-import { newDelivery } from './manage-webhooks.js';
+import { newDelivery } from './new-delivery.js';
 import { MAIL_GAP_MS, mailOne, noticeKeyOf } from './mail-notices.js';
 
 export type OutboxDeps = Pick<Ports, 'activityLog' | 'webhooks' | 'deliveries' | 'webhookSender' | 'clock' | 'instance' | 'mailNotices' | 'mailer'>;
