@@ -1,5 +1,6 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
+import type { ActivityEvent } from '../../src/domain/index.js';
 import {
   MemoryCallers,
   MemoryCollectionRepository,
@@ -111,5 +112,29 @@ describe('memory adapters', () => {
     ];
     for (const adapter of classes) container.bind(adapter).toSelf().inSingletonScope();
     for (const adapter of classes) expect(container.get(adapter)).toBeInstanceOf(adapter);
+  });
+});
+
+describe('MemoryActivityRepository without a database', () => {
+  it('keeps the newest events past its bound, the oldest going first (waiting ones included)', async () => {
+    const log = new MemoryActivityRepository();
+    log.kept = 3;
+    const event = (n: number): ActivityEvent => ({
+      id: `event-${n}`,
+      at: new Date(Date.UTC(2026, 10, 28, 0, 0, n)),
+      ownerId: 'alice',
+      shareId: 'share-1',
+      requestId: null,
+      kind: 'view',
+      fileId: null,
+      bytes: null,
+      complete: null,
+      client: { address: null, browser: '', os: '', bot: false },
+      limitReached: null,
+    });
+    for (let n = 1; n <= 5000; n++) await log.add([event(n)]);
+    expect((await log.page({ ownerId: 'alice' }, null, 10)).map((e) => e.id)).toEqual(['event-5000', 'event-4999', 'event-4998']);
+    const waiting = await log.takeUndispatched('x', new Date(), new Date(Date.now() + 60_000), 10);
+    expect(waiting.map((e) => e.id)).toEqual(['event-4998', 'event-4999', 'event-5000']);
   });
 });

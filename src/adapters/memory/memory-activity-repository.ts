@@ -58,10 +58,22 @@ const newestFirst = (a: Head, b: Head) => b.at - a.at || (a.id < b.id ? 1 : a.id
 
 const before = (head: Head, key: ActivityKey) => head.at < key.at.getTime() || (head.at === key.at.getTime() && head.id < key.id);
 
+/**
+ * The most events an instance without a database keeps: the oldest go first past it. Memory is all such an instance
+ * has, and it loses the log at every restart anyway; without a bound a busy link would grow the heap by about 250
+ * bytes a read for the whole retention (90 days by default), and every collection would cost more as it grew.
+ */
+export const MEMORY_ACTIVITY_KEPT = 100_000;
+
 /** Events in insertion order; each take checks and writes in one synchronous step, as findOneAndUpdate does. */
 @injectable()
 export class MemoryActivityRepository implements ActivityRepository {
   private readonly events = new Map<string, string>();
+  /** Ids in the order they came, oldest first from `head` (some already gone), so the oldest go first past the bound. */
+  private order: string[] = [];
+  private head = 0;
+  /** The bound (a test lowers it). */
+  kept = MEMORY_ACTIVITY_KEPT;
   /** The ids still waiting for dispatch, so a take never walks what is done. */
   private readonly waiting = new Set<string>();
   /** Dispatch leases of waiting events taken at least once. */
@@ -77,6 +89,12 @@ export class MemoryActivityRepository implements ActivityRepository {
       }
       this.events.set(event.id, encode(event));
       this.waiting.add(event.id);
+      this.order.push(event.id);
+    }
+    while (this.events.size > this.kept && this.head < this.order.length) this.forget(this.order[this.head++]!);
+    if (this.head > 4096 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
     }
     if (repeated.length > 0) throw new Error(`duplicate activity events ${repeated.join(', ')}`);
   }
