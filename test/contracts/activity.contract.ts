@@ -101,17 +101,23 @@ export function activityRepositoryContract(name: string, make: () => Promise<Act
       const now = at(0);
       const first = await log.takeUndispatched('x', now, at(60_000), 10);
       expect(first).toEqual(events.slice(0, 10));
-      const parallel = await Promise.all(['p', 'q', 'r', 's'].map((holder) => log.takeUndispatched(holder, now, at(60_000), 4)));
+      const holders = ['p', 'q', 'r', 's'];
+      const parallel = await Promise.all(holders.map((holder) => log.takeUndispatched(holder, now, at(60_000), 4)));
+      // Parallel takers never share an event (on MongoDB some may come back short, having raced for the same ones).
       const ids = parallel.flat().map((e) => e.id);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(ids.sort()).toEqual(events.slice(10, 26).map((e) => e.id).sort());
+      expect(ids.length).toBeGreaterThan(0);
+      for (const got of parallel) expect(got.length).toBeLessThanOrEqual(4);
+      const rest = await log.takeUndispatched('u', now, at(60_000), 100);
+      expect([...ids, ...rest.map((e) => e.id)].sort()).toEqual(events.slice(10).map((e) => e.id).sort());
       // Only the holder's own are marked: a mixed list marks those, and no others.
-      const mine = parallel[0]!.map((e) => e.id);
-      expect(await log.markDispatched([...mine, first[0]!.id, 'no-such-event'], 'p')).toBe(mine.length);
+      const index = parallel.findIndex((got) => got.length > 0);
+      const mine = parallel[index]!.map((e) => e.id);
+      expect(await log.markDispatched([...mine, first[0]!.id, 'no-such-event'], holders[index]!)).toBe(mine.length);
       expect(await log.markDispatched(first.map((e) => e.id), 'x')).toBe(10);
       // A lease run out hands the rest out again; the dispatched never come back.
       const again = await log.takeUndispatched('t', at(60_000), at(120_000), 100);
-      expect(again.map((e) => e.id).sort()).toEqual(ids.filter((id) => !mine.includes(id)).sort());
+      expect(again.map((e) => e.id).sort()).toEqual(events.slice(10).map((e) => e.id).filter((id) => !mine.includes(id)).sort());
     });
 
     it('adds a batch in one write; a repeated id is refused without keeping the others out', async () => {

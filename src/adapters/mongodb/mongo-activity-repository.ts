@@ -93,18 +93,27 @@ export class MongoActivityRepository implements ActivityRepository {
   }
 
   /**
-   * Three commands whatever the batch: the oldest free candidates, one update leasing those still free (the filter
-   * checks each again, so one another instance took in between stays its), and a read of what this take leased.
+   * Three commands whatever the batch (two more for each retry after losing every candidate): the oldest free
+   * candidates, one update leasing those still free (the filter checks each again, so one another instance took in
+   * between stays its), and a read of what this take leased.
    */
   async takeUndispatched(holder: string, now: Date, until: Date, limit: number): Promise<ActivityEvent[]> {
     const free: Filter<ActivityDoc> = { dispatched: false, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }] };
-    const candidates = await this.events.find(free, { projection: { _id: 1 } }).sort({ at: 1 }).limit(limit).toArray();
-    if (candidates.length === 0) return [];
-    const ids = candidates.map((doc) => doc._id);
-    const take = randomUUID();
-    await this.events.updateMany({ _id: { $in: ids }, ...free }, { $set: { leaseHolder: holder, leaseTake: take, leaseUntil: until } });
-    const docs = await this.events.find({ _id: { $in: ids }, leaseTake: take }).sort({ at: 1, _id: 1 }).toArray();
-    return docs.map(toEvent);
+    // A take that lost every candidate to another instance's looks again (a few times), rather than idle a turn.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const candidates = await this.events.find(free, { projection: { _id: 1 } }).sort({ at: 1 }).limit(limit).toArray();
+      if (candidates.length === 0) return [];
+      const ids = candidates.map((doc) => doc._id);
+      const take = randomUUID();
+      const { modifiedCount } = await this.events.updateMany(
+        { _id: { $in: ids }, ...free },
+        { $set: { leaseHolder: holder, leaseTake: take, leaseUntil: until } },
+      );
+      if (modifiedCount === 0) continue;
+      const docs = await this.events.find({ _id: { $in: ids }, leaseTake: take }).sort({ at: 1, _id: 1 }).toArray();
+      return docs.map(toEvent);
+    }
+    return [];
   }
 
   async markDispatched(ids: readonly string[], holder: string): Promise<number> {
