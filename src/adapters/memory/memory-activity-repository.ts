@@ -53,6 +53,12 @@ function decode(row: string): ActivityEvent {
   };
 }
 
+interface Waiting {
+  event: ActivityEvent;
+  holder: string | null;
+  until: number;
+}
+
 /** Newest first: `at` descending, then `id` descending, as the MongoDB adapter's index orders them. */
 const newestFirst = (a: Head, b: Head) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -74,10 +80,11 @@ export class MemoryActivityRepository implements ActivityRepository {
   private head = 0;
   /** The bound (a test lowers it). */
   kept = MEMORY_ACTIVITY_KEPT;
-  /** The ids still waiting for dispatch, so a take never walks what is done. */
-  private readonly waiting = new Set<string>();
-  /** Dispatch leases of waiting events taken at least once. */
-  private readonly leases = new Map<string, { holder: string; until: number }>();
+  /**
+   * The events still waiting for dispatch, as given (a taker gets a copy: no decode of the stored row), with their
+   * leases once taken. A take never walks what is done.
+   */
+  private readonly waiting = new Map<string, Waiting>();
 
   /** As an unordered insertMany: every new event goes in; a repeated id is refused, after the others. */
   async add(events: readonly ActivityEvent[]): Promise<void> {
@@ -88,7 +95,7 @@ export class MemoryActivityRepository implements ActivityRepository {
         continue;
       }
       this.events.set(event.id, encode(event));
-      this.waiting.add(event.id);
+      this.waiting.set(event.id, { event: { ...event, at: new Date(event.at.getTime()), client: { ...event.client } }, holder: null, until: 0 });
       this.order.push(event.id);
     }
     while (this.events.size > this.kept && this.head < this.order.length) this.forget(this.order[this.head++]!);
@@ -152,14 +159,13 @@ export class MemoryActivityRepository implements ActivityRepository {
 
   async takeUndispatched(holder: string, now: Date, until: Date, limit: number): Promise<ActivityEvent[]> {
     const taken: ActivityEvent[] = [];
-    for (const id of this.waiting) {
+    for (const entry of this.waiting.values()) {
       if (taken.length >= limit) break;
-      const row = this.events.get(id);
-      if (row === undefined) continue;
-      const lease = this.leases.get(id);
-      if (lease !== undefined && lease.until > now.getTime()) continue;
-      this.leases.set(id, { holder, until: until.getTime() });
-      taken.push(decode(row));
+      if (entry.holder !== null && entry.until > now.getTime()) continue;
+      entry.holder = holder;
+      entry.until = until.getTime();
+      const { event } = entry;
+      taken.push({ ...event, at: new Date(event.at.getTime()), client: { ...event.client } });
     }
     // Oldest first, as the MongoDB adapter's sort hands them out.
     return taken.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -167,10 +173,9 @@ export class MemoryActivityRepository implements ActivityRepository {
 
   async markDispatched(ids: readonly string[], holder: string): Promise<number> {
     let marked = 0;
-    for (const id of new Set(ids)) {
-      if (!this.waiting.has(id) || this.leases.get(id)?.holder !== holder) continue;
+    for (const id of ids) {
+      if (this.waiting.get(id)?.holder !== holder) continue;
       this.waiting.delete(id);
-      this.leases.delete(id);
       marked++;
     }
     return marked;
@@ -179,6 +184,5 @@ export class MemoryActivityRepository implements ActivityRepository {
   private forget(id: string): void {
     this.events.delete(id);
     this.waiting.delete(id);
-    this.leases.delete(id);
   }
 }
