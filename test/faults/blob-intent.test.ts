@@ -9,7 +9,7 @@ import {
   MongoUsageCounter,
 } from '../../src/adapters/mongodb/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { filesOnDisk } from '../support/wait.js';
 
@@ -41,12 +41,7 @@ async function setUp(backing: Backing) {
   const ports: Ports = { ...made.ports, ...backed.ports };
   const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
   const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const pass = async (ms: number, ...running: TestInstance[]) => {
-    for (let left = ms; left > 0; left -= LEASE_MS / 2) {
-      made.clock.advance(Math.min(left, LEASE_MS / 2));
-      for (const instance of running) await instance.keeper.renew();
-    }
-  };
+  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
   const usage = async () => {
     const { files, storage } = await ports.usage.get(alice.userId);
     return { files, storage };

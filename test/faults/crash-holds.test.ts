@@ -12,7 +12,7 @@ import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import { ZERO_USAGE, type Actor } from '../../src/domain/index.js';
 import type { InstanceLeases } from '../../src/application/ports/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 
 const HOUR = 3_600_000;
@@ -51,12 +51,7 @@ async function setUp(backing: Backing) {
   const keptUsage = { ...ZERO_USAGE, files: 1, storage: 'kept bytes'.length };
   expect(await ports.usage.get(alice.userId)).toEqual(keptUsage);
   /** Time passes; the instances still running renew their leases as they go, as their timers would. */
-  const pass = async (ms: number, ...running: TestInstance[]) => {
-    for (let left = ms; left > 0; left -= LEASE_MS / 2) {
-      made.clock.advance(Math.min(left, LEASE_MS / 2));
-      for (const instance of running) await instance.keeper.renew();
-    }
-  };
+  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
   return { ports, a: a!, b: b!, clock: made.clock, pass, alice, kept, keptUsage };
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../../src/adapters/mongodb/index.js';
 import type { Actor } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 
 const target = await getMongoUri();
@@ -122,12 +122,7 @@ async function setUp(backing: Backing) {
   const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
   const alice = await signUp({ core: b!.core, ports }, 'alice');
   const tree = await populate(b!.core, alice.actor);
-  const pass = async (ms: number, ...running: TestInstance[]) => {
-    for (let left = ms; left > 0; left -= LEASE_MS / 2) {
-      made.clock.advance(Math.min(left, LEASE_MS / 2));
-      for (const instance of running) await instance.keeper.renew();
-    }
-  };
+  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
   return { ports, a: a!, b: b!, alice, pass, ...tree };
 }
 

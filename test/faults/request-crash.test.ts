@@ -12,7 +12,7 @@ import {
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import type { InstanceLeases } from '../../src/application/ports/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 
 /**
@@ -51,12 +51,7 @@ async function setUp(backing: Backing) {
   };
   const received = { files: 1, bytes: KEPT.length };
   expect(await room()).toEqual(received);
-  const pass = async (ms: number, ...running: TestInstance[]) => {
-    for (let left = ms; left > 0; left -= LEASE_MS / 2) {
-      made.clock.advance(Math.min(left, LEASE_MS / 2));
-      for (const instance of running) await instance.keeper.renew();
-    }
-  };
+  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
   const usage = async () => {
     const { files, storage } = await ports.usage.get(alice.userId);
     return { files, storage };

@@ -10,6 +10,17 @@ export const LEASE_MS = 30_000;
 
 let made = 0;
 
+/**
+ * Moves the clock on by `ms` in steps of half a lease, each running instance renewing its lease after each step: the
+ * others' leases run out, theirs never do.
+ */
+export async function passTime(clock: TestClock, ms: number, ...running: TestInstance[]): Promise<void> {
+  for (let left = ms; left > 0; left -= LEASE_MS / 2) {
+    clock.advance(Math.min(left, LEASE_MS / 2));
+    for (const instance of running) await instance.keeper.renew();
+  }
+}
+
 /** An instance of Coffer in this process: its own lease and core, over ports it shares with the other instances. */
 export interface TestInstance {
   core: Core;

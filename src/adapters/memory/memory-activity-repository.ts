@@ -1,6 +1,7 @@
 import { injectable } from 'inversify';
 import type { ActivityEvent } from '../../domain/index.js';
 import type { ActivityFilter, ActivityKey, ActivityRepository } from '../../application/ports/index.js';
+import { clone } from './clone.js';
 
 /**
  * One stored event as one string: `at`, id, owner, share, request and kind, each followed by a separator, then the
@@ -95,7 +96,7 @@ export class MemoryActivityRepository implements ActivityRepository {
         continue;
       }
       this.events.set(event.id, encode(event));
-      this.waiting.set(event.id, { event: { ...event, at: new Date(event.at.getTime()), client: { ...event.client } }, holder: null, until: 0 });
+      this.waiting.set(event.id, { event: clone(event), holder: null, until: 0 });
       this.order.push(event.id);
     }
     while (this.events.size > this.kept && this.head < this.order.length) this.forget(this.order[this.head++]!);
@@ -164,8 +165,7 @@ export class MemoryActivityRepository implements ActivityRepository {
       if (entry.holder !== null && entry.until > now.getTime()) continue;
       entry.holder = holder;
       entry.until = until.getTime();
-      const { event } = entry;
-      taken.push({ ...event, at: new Date(event.at.getTime()), client: { ...event.client } });
+      taken.push(clone(entry.event));
     }
     // Oldest first, as the MongoDB adapter's sort hands them out.
     return taken.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -76,15 +76,12 @@ export class OutboxWorker {
     const holder = this.p.instance.id();
     const events = await this.p.activityLog.takeUndispatched(holder, now, new Date(now.getTime() + this.leaseMs), BATCH);
     if (events.length === 0) return 0;
-    const hooksOf = new Map<string, Promise<Webhook[]>>();
+    const owners = new Set(events.filter((event) => webhookTypesOf(event).length > 0).map((event) => event.ownerId));
+    const hooksOf = new Map(await Promise.all([...owners].map(async (owner) => [owner, await this.p.webhooks.listByOwner(owner)] as const)));
     const rows: Delivery[] = [];
     for (const event of events) {
-      const types = webhookTypesOf(event);
-      if (types.length === 0) continue;
-      let hooks = hooksOf.get(event.ownerId);
-      if (!hooks) hooksOf.set(event.ownerId, (hooks = this.p.webhooks.listByOwner(event.ownerId)));
-      const listening = await hooks;
-      for (const type of types) {
+      const listening = hooksOf.get(event.ownerId) ?? [];
+      for (const type of webhookTypesOf(event)) {
         for (const hook of listening) {
           if (listens(hook, event, type)) rows.push(newDelivery({ id: eventIdOf(event, type), webhookId: hook.id, ownerId: hook.ownerId, type, body: bodyOf(event, type) }, now));
         }
