@@ -249,21 +249,25 @@ export function fileRepositoryContract(name: string, make: () => Promise<FileRep
     it('lets a file be claimed by one removal only, and deletes what that removal claimed', async () => {
       const [a, b, c] = [aFile({ size: 1 }), aFile({ size: 2 }), aFile({ size: 3 })];
       for (const file of [a, b, c]) await files.insert(file);
+      expect(await files.isClaimed(a.id)).toBe(false);
       expect(sorted(ids(await files.claim([a.id, b.id, 'missing'], 'r1')))).toEqual(sorted([a.id, b.id]));
       // A second removal gets only what no removal claimed; the first still holds its own, asked again.
       expect(ids(await files.claim([b.id, c.id], 'r2'))).toEqual([c.id]);
       expect(sorted(ids(await files.claim([a.id, b.id], 'r1')))).toEqual(sorted([a.id, b.id]));
       expect(await files.claim([], 'r1')).toEqual([]);
-      // A claimed file reads as before.
+      // A claimed file reads as before, and says it is claimed.
       expect(await files.findById(a.id)).toEqual(a);
+      expect([await files.isClaimed(a.id), await files.isClaimed(c.id)]).toEqual([true, true]);
       expect(sorted(ids(await files.claimedBy('r1')))).toEqual(sorted([a.id, b.id]));
       expect(await files.claimedBy('r3')).toEqual([]);
       expect(await files.deleteClaimed('r1')).toBe(2);
       expect(await files.deleteClaimed('r1')).toBe(0);
       expect(await files.claimedBy('r1')).toEqual([]);
       expect(await files.findById(a.id)).toBeNull();
+      expect(await files.isClaimed(a.id)).toBe(false);
       expect(await files.findById(c.id)).toEqual(c);
       expect(await files.delete(c.id)).toEqual(c);
+      expect(await files.isClaimed(c.id)).toBe(false);
       expect(await files.claimedBy('r2')).toEqual([]);
     });
 

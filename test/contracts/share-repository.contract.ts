@@ -201,21 +201,102 @@ export function shareRepositoryContract(name: string, make: () => Promise<ShareR
       expect(await shares.insert(aShare({ type: 'paste', itemId: 'p-1' }))).toBe(true);
     });
 
-    it('deletes the shares of the listed items of one type and returns them', async () => {
+    it('claims the shares of the listed items of one type for one deletion only, and can claim again', async () => {
       const a = aShare({ type: 'file', itemId: 'a' });
       const b = aShare({ type: 'file', itemId: 'b' });
       const c = aShare({ type: 'file', itemId: 'c' });
       const folderA = aShare({ type: 'folder', itemId: 'a' });
       for (const share of [a, b, c, folderA]) await shares.insert(share);
-      const deleted = await shares.deleteByItems('file', ['a', 'b', 'unknown']);
-      expect(sorted(ids(deleted))).toEqual(sorted([a.id, b.id]));
-      expect(deleted.find((share) => share.id === a.id)).toEqual(a);
-      expect(await shares.findById(a.id)).toBeNull();
-      expect(await shares.findByItem('file', 'b')).toBeNull();
-      expect(await shares.findById(c.id)).toEqual(c);
+      const claimed = await shares.claimByItems('file', ['a', 'b', 'unknown'], 'r1');
+      expect(sorted(ids(claimed))).toEqual(sorted([a.id, b.id]));
+      expect(claimed.find((share) => share.id === a.id)).toEqual(a);
+      // A second deletion gets only what no one claimed; the first, asked again, still holds its own.
+      expect(ids(await shares.claimByItems('file', ['b', 'c'], 'r2'))).toEqual([c.id]);
+      expect(sorted(ids(await shares.claimByItems('file', ['a', 'b', 'c'], 'r1')))).toEqual(sorted([a.id, b.id]));
+      expect(await shares.claimByItems('file', [], 'r1')).toEqual([]);
+      expect(sorted(ids(await shares.claimedBy('r1')))).toEqual(sorted([a.id, b.id]));
+      expect(ids(await shares.claimedBy('r2'))).toEqual([c.id]);
+      expect(await shares.claimedBy('r3')).toEqual([]);
       expect(await shares.findById(folderA.id)).toEqual(folderA);
-      expect(await shares.deleteByItems('file', ['a'])).toEqual([]);
-      expect(await shares.deleteByItems('file', [])).toEqual([]);
+    });
+
+    it('claims one share by its id: its claimer gets it again, any other deletion nothing', async () => {
+      const share = aShare({ type: 'paste', itemId: 'p' });
+      await shares.insert(share);
+      expect(await shares.claim(share.id, share.id)).toEqual(share);
+      expect(await shares.claim(share.id, share.id)).toEqual(share);
+      expect(await shares.claim(share.id, 'other')).toBeNull();
+      expect(await shares.claimByItems('paste', ['p'], 'other')).toEqual([]);
+      expect(await shares.claim('no-such-share', 'r')).toBeNull();
+      expect(ids(await shares.claimedBy(share.id))).toEqual([share.id]);
+      expect(await shares.claimedBy('other')).toEqual([]);
+    });
+
+    it('gives each of many concurrent claims of the same shares a part that adds up to each share once', async () => {
+      const all = Array.from({ length: 20 }, (_, i) => aShare({ type: 'folder', itemId: `f-${i}` }));
+      for (const share of all) await shares.insert(share);
+      const items = all.map((share) => share.itemId);
+      const claims = await Promise.all([
+        ...Array.from({ length: 4 }, (_, i) => shares.claimByItems('folder', items, `r${i}`)),
+        ...all.slice(0, 5).map((share) => shares.claim(share.id, share.id).then((one) => (one ? [one] : []))),
+      ]);
+      expect(sorted(claims.flatMap(ids))).toEqual(sorted(ids(all)));
+    });
+
+    it('hides a claimed share from every read and write but its claimer’s, and keeps its item taken', async () => {
+      const share = aShare({ type: 'file', itemId: 'a', views: 1 });
+      const other = aShare({ type: 'file', itemId: 'b' });
+      await shares.insert(share);
+      await shares.insert(other);
+      await shares.claimByItems('file', ['a'], 'r1');
+      expect(await shares.findById(share.id)).toBeNull();
+      expect(await shares.findByItem('file', 'a')).toBeNull();
+      expect(Object.fromEntries(await shares.idsForItems('file', ['a', 'b']))).toEqual({ b: other.id });
+      expect(ids(await shares.listByOwner('owner-1'))).toEqual([other.id]);
+      expect(await shares.countUse(share.id, 'views', at(5))).toBeNull();
+      const open = { counter: 'views' as const, now: at(5), readerId: null, types: ['file' as const] };
+      expect(await shares.countOpenUse(share.id, open)).toBeNull();
+      await shares.uncountUse(share.id, 'views');
+      expect(await shares.update(share.id, { maxViews: 3 })).toBeNull();
+      expect(await shares.delete(share.id)).toBeNull();
+      // One share per item still: the claimed one holds its item until its deletion deletes it.
+      expect(await shares.insert(aShare({ type: 'file', itemId: 'a' }))).toBe(false);
+      // Unchanged for its claimer, who still knows whose it is.
+      expect(await shares.claimedBy('r1')).toEqual([share]);
+      expect(await shares.ownerOf(share.id)).toBe('owner-1');
+      expect(await shares.ownerOf('no-such-share')).toBeNull();
+    });
+
+    it('deletes only what one deletion claimed, once, returning it, and frees the items', async () => {
+      const a = aShare({ type: 'file', itemId: 'a' });
+      const b = aShare({ type: 'file', itemId: 'b' });
+      const c = aShare({ type: 'file', itemId: 'c' });
+      for (const share of [a, b, c]) await shares.insert(share);
+      await shares.claimByItems('file', ['a', 'b'], 'r1');
+      await shares.claim(c.id, c.id);
+      const deleted = await shares.deleteClaimed('r1');
+      expect(sorted(ids(deleted))).toEqual(sorted([a.id, b.id]));
+      expect(deleted.find((share) => share.id === b.id)).toEqual(b);
+      expect(await shares.deleteClaimed('r1')).toEqual([]);
+      expect(await shares.claimedBy('r1')).toEqual([]);
+      expect(await shares.ownerOf(a.id)).toBeNull();
+      expect(ids(await shares.claimedBy(c.id))).toEqual([c.id]);
+      expect(await shares.insert(aShare({ type: 'file', itemId: 'a' }))).toBe(true);
+      expect(await shares.deleteClaimed(c.id)).toEqual([c]);
+      expect(await shares.findByItem('file', 'c')).toBeNull();
+    });
+
+    it("deletes every share of an owner, claimed or not, and no one else's", async () => {
+      const a = aShare({ type: 'file', itemId: 'a' });
+      const b = aShare({ type: 'file', itemId: 'b' });
+      const kept = aShare({ type: 'file', itemId: 'c', ownerId: 'owner-2' });
+      for (const share of [a, b, kept]) await shares.insert(share);
+      await shares.claim(a.id, 'r1');
+      expect(sorted(await shares.deleteByOwner('owner-1'))).toEqual(sorted([a.id, b.id]));
+      expect(await shares.claimedBy('r1')).toEqual([]);
+      expect(await shares.ownerOf(a.id)).toBeNull();
+      expect(await shares.findById(kept.id)).toEqual(kept);
+      expect(await shares.deleteByOwner('owner-1')).toEqual([]);
     });
 
     it('keeps its own copies: mutating what went in or came out changes nothing stored', async () => {

@@ -68,6 +68,10 @@ export class MemoryFileRepository implements FileRepository {
     return held;
   }
 
+  async isClaimed(id: string): Promise<boolean> {
+    return this.claims.has(id) && this.store.get(id) !== undefined;
+  }
+
   async claimedBy(claim: string): Promise<StoredFile[]> {
     return [...this.claims].flatMap(([id, by]) => {
       const file = by === claim ? this.store.get(id) : undefined;

@@ -223,7 +223,7 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
-  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts): Promise<boolean> {
+  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts, fixed = true): Promise<boolean> {
     assertHoldId(hold.id);
     for (const amount of Object.values(amounts)) assertAmount(amount);
     const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
@@ -231,7 +231,7 @@ export class MemoryUsageCounter implements UsageCounter {
     if (there && there.task?.kind !== 'create') return false;
     const entry = newEntry(hold.at, hold.by, false, { kind: 'drop', record });
     entry.amounts = { ...amounts };
-    entry.fixed = true;
+    entry.fixed = fixed;
     holds.set(hold.id, entry);
     this.holds.set(userId, holds);
     this.addWriter(userId, hold.by);

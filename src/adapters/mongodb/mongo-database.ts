@@ -167,6 +167,8 @@ const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.shares]: [
     { key: { type: 1, itemId: 1 }, unique: true, name: 'item_unique' },
     { key: { ownerId: 1, createdAt: 1, _id: 1 }, name: 'owner_created' },
+    // A deletion finds the shares it claimed; only shares being deleted carry a claim.
+    { key: { claim: 1 }, sparse: true, name: 'claim' },
   ],
   // The sweep after a crash finds the users whose counters name an instance that is gone.
   [COLLECTIONS.usage]: [{ key: { writers: 1 }, name: 'writers' }],

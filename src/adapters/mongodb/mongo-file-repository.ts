@@ -122,6 +122,10 @@ export class MongoFileRepository implements FileRepository {
     return (await this.files.find({ ...among, claim }).toArray()).map(toFile);
   }
 
+  async isClaimed(id: string): Promise<boolean> {
+    return (await this.files.findOne({ _id: id, claim: { $exists: true } }, { projection: { _id: 1 } })) !== null;
+  }
+
   async claimedBy(claim: string): Promise<StoredFile[]> {
     return (await this.files.find({ claim }).toArray()).map(toFile);
   }

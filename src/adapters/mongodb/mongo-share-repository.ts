@@ -23,7 +23,12 @@ interface ShareDoc {
   createdAt: Date;
   /** Absent on shares written before the owner's name was kept. */
   ownerName?: string;
+  /** The deletion that claimed the share (indexed, sparse): set once; a claimed share is gone for every other read. */
+  claim?: string;
 }
+
+/** Shares no deletion claimed: every read and write but the claimer's adds this to its filter. */
+const OPEN = { claim: { $exists: false } } as const;
 
 function toDoc(share: Share): ShareDoc {
   return {
@@ -93,12 +98,16 @@ export class MongoShareRepository implements ShareRepository {
   }
 
   async findById(id: string): Promise<Share | null> {
-    const doc = await this.shares.findOne({ _id: id });
+    const doc = await this.shares.findOne({ _id: id, ...OPEN });
     return doc ? toShare(doc) : null;
   }
 
+  async ownerOf(id: string): Promise<string | null> {
+    return (await this.shares.findOne({ _id: id }, { projection: { ownerId: 1 } }))?.ownerId ?? null;
+  }
+
   async findByItem(type: ShareType, itemId: string): Promise<Share | null> {
-    const doc = await this.shares.findOne({ type, itemId });
+    const doc = await this.shares.findOne({ type, itemId, ...OPEN });
     return doc ? toShare(doc) : null;
   }
 
@@ -106,14 +115,14 @@ export class MongoShareRepository implements ShareRepository {
     const ids = new Map<string, string>();
     if (itemIds.length === 0) return ids;
     const docs = await this.shares
-      .find({ type, itemId: { $in: [...new Set(itemIds)] } }, { projection: { itemId: 1 } })
+      .find({ type, itemId: { $in: [...new Set(itemIds)] }, ...OPEN }, { projection: { itemId: 1 } })
       .toArray();
     for (const doc of docs) ids.set(doc.itemId, doc._id);
     return ids;
   }
 
   async listByOwner(ownerId: string): Promise<Share[]> {
-    return (await this.shares.find({ ownerId }).sort(BY_CREATED).toArray()).map(toShare);
+    return (await this.shares.find({ ownerId, ...OPEN }).sort(BY_CREATED).toArray()).map(toShare);
   }
 
   /** One findOneAndUpdate: the check and the increment cannot be split by any other instance's write. */
@@ -141,7 +150,7 @@ export class MongoShareRepository implements ShareRepository {
   ): Promise<Share | null> {
     const counters: readonly ShareCounter[] = typeof counter === 'string' ? [counter] : counter;
     const doc = await this.shares.findOneAndUpdate(
-      filter,
+      { ...filter, ...OPEN },
       { $inc: Object.fromEntries(counters.map((name) => [name, step])) },
       { returnDocument: 'after' },
     );
@@ -152,23 +161,48 @@ export class MongoShareRepository implements ShareRepository {
     const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const doc =
       Object.keys(set).length === 0
-        ? await this.shares.findOne({ _id: id })
-        : await this.shares.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+        ? await this.shares.findOne({ _id: id, ...OPEN })
+        : await this.shares.findOneAndUpdate({ _id: id, ...OPEN }, { $set: set }, { returnDocument: 'after' });
     return doc ? toShare(doc) : null;
   }
 
   async delete(id: string): Promise<Share | null> {
-    const doc = await this.shares.findOneAndDelete({ _id: id });
+    const doc = await this.shares.findOneAndDelete({ _id: id, ...OPEN });
     return doc ? toShare(doc) : null;
   }
 
+  /** One updateMany over the unclaimed ones: each share is claimed atomically and only once. */
+  async claimByItems(type: ShareType, itemIds: readonly string[], claim: string): Promise<Share[]> {
+    if (itemIds.length === 0) return [];
+    const among = { type, itemId: { $in: [...new Set(itemIds)] } };
+    await this.shares.updateMany({ ...among, ...OPEN }, { $set: { claim } });
+    return (await this.shares.find({ ...among, claim }).toArray()).map(toShare);
+  }
+
+  async claim(id: string, claim: string): Promise<Share | null> {
+    await this.shares.updateOne({ _id: id, ...OPEN }, { $set: { claim } });
+    const doc = await this.shares.findOne({ _id: id, claim });
+    return doc ? toShare(doc) : null;
+  }
+
+  async claimedBy(claim: string): Promise<Share[]> {
+    return (await this.shares.find({ claim }).toArray()).map(toShare);
+  }
+
   /**
-   * Each share is taken with its own findOneAndDelete, so a share deleted concurrently elsewhere is returned by
-   * exactly one caller and its count is released exactly once.
+   * Each claimed share is taken with its own findOneAndDelete, so a share deleted by two runs of one deletion (the
+   * sweep finishing one that still lives) is returned by exactly one.
    */
-  async deleteByItems(type: ShareType, itemIds: readonly string[]): Promise<Share[]> {
-    const found = await this.idsForItems(type, itemIds);
-    const deleted = await Promise.all([...found.values()].map((id) => this.delete(id)));
-    return deleted.filter((share): share is Share => share !== null);
+  async deleteClaimed(claim: string): Promise<Share[]> {
+    const found = await this.shares.find({ claim }, { projection: { _id: 1 } }).toArray();
+    const deleted = await Promise.all(found.map(({ _id }) => this.shares.findOneAndDelete({ _id, claim })));
+    return deleted.filter((doc): doc is ShareDoc => doc !== null).map(toShare);
+  }
+
+  async deleteByOwner(ownerId: string): Promise<string[]> {
+    const found = await this.shares.find({ ownerId }, { projection: { _id: 1 } }).toArray();
+    if (found.length === 0) return [];
+    await this.shares.deleteMany({ _id: { $in: found.map((doc) => doc._id) } });
+    return found.map((doc) => doc._id);
   }
 }

@@ -23,9 +23,9 @@ export async function removeAccount(p: AccountDeps, userId: string): Promise<Awa
   // Its file requests first: their links stop taking files before anything else goes.
   const requests = await p.requests.listByOwner(userId);
   for (const request of requests) await p.requests.delete(request.id);
-  const shares = await p.shares.listByOwner(userId);
-  for (const share of shares) await p.shares.delete(share.id);
-  await forgetActivity(p, { shareIds: shares.map((s) => s.id), requestIds: requests.map((r) => r.id) });
+  // Claimed ones too: the deletions that claimed them end with the counters, which go last.
+  const shareIds = await p.shares.deleteByOwner(userId);
+  await forgetActivity(p, { shareIds, requestIds: requests.map((r) => r.id) });
   await p.webhooks.removeOwner(userId);
   for (const collection of await p.collections.listByOwner(userId)) await p.collections.delete(collection.id);
   for (const paste of await p.pastes.listByOwner(userId)) await p.pastes.delete(paste.id);

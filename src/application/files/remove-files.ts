@@ -1,6 +1,6 @@
-import { forgetActivity } from '../activity/forget.js';
 import type { LimitKind, StoredFile } from '../../domain/index.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
+import { deleteClaimedShares } from '../usage/record-holds.js';
 
 export type RemovalDeps = Pick<Ports, 'files' | 'shares' | 'collections' | 'blobs' | 'usage' | 'ids' | 'clock' | 'instance' | 'activityLog' | 'mailNotices'>;
 
@@ -10,11 +10,14 @@ const SLICE = 200;
 /**
  * The one cascade for deleting files, in slices, each a task that finishes whatever cuts it short. A slice opens an
  * empty hold naming this instance (the task), claims its files under the hold's id (a file is claimed once, so two
- * concurrent cascades over it count it once), then fixes in the hold exactly what the claimed files count (files,
- * bytes, shares) and their blobs. Then goes what points at them (shares, collection entries), the records, the bytes
- * (best effort), and last the hold, whose release gives the counts back in one atomic step. Cut anywhere, the hold
- * says what is left, and any instance finishes it once this one is gone (finishFileRemoval). Returns the files this
- * call removed.
+ * concurrent cascades over it count it once), then claims their shares under the same id (a share is claimed once
+ * too: a share its owner deletes meanwhile is either this slice's or that delete's, never both), then fixes in the
+ * hold exactly what the claimed files and shares count and their blobs. Only then go the claimed shares (a recovery
+ * that finds the hold not fixed claims again and counts what it claimed, none deleted yet; one that finds it fixed
+ * reads from it what goes back), collection entries, the records, the bytes (best effort), and last the hold, whose
+ * release gives the counts back in one atomic step. A share made of a claimed file meanwhile finds its file claimed
+ * and takes itself back (shareItem). Cut anywhere, the hold says what is left, and any instance finishes it once
+ * this one is gone (finishFileRemoval). Returns the files this call removed.
  */
 export async function removeFiles(p: RemovalDeps, files: readonly StoredFile[]): Promise<StoredFile[]> {
   const removed: StoredFile[] = [];
@@ -38,22 +41,28 @@ async function removeOwned(p: RemovalDeps, ownerId: string, files: readonly Stor
     return [];
   }
   const ids = claimed.map((file) => file.id);
-  const shares = await p.shares.idsForItems('file', ids);
-  // The creates of the shares counted here and the uploads of the files (one killed after its insert) never settled:
-  // their counts are this removal's to give back now, so their holds are forgotten in the step that fixes its own.
-  const fixed = await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.size), blobsOf(claimed), [...ids, ...shares.values()]);
-  const deleted = await p.shares.deleteByItems('file', ids);
-  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
-  // Shares made or deleted by their owner between the count and the delete: the hold follows what this call deleted.
-  if (fixed) await followShares(p, ownerId, holdId, shares.size, deleted.length);
+  await fixFileRemoval(p, ownerId, holdId, claimed);
+  await deleteClaimedShares(p, holdId);
   await finishRemoval(p, ownerId, holdId, ids, blobsOf(claimed));
   return claimed;
 }
 
 /**
+ * Claims the shares of the claimed files and fixes the hold with what both count. The creates of the shares counted
+ * here and the uploads of the files (one killed after its insert) never settled: their counts are this removal's to
+ * give back now, so their holds are forgotten in the step that fixes its own.
+ */
+async function fixFileRemoval(p: RemovalDeps, ownerId: string, holdId: string, claimed: readonly StoredFile[]): Promise<void> {
+  const ids = claimed.map((file) => file.id);
+  const shares = ids.length === 0 ? [] : await p.shares.claimByItems('file', ids, holdId);
+  const forget = [...ids, ...shares.map((share) => share.id)];
+  await p.usage.fixHeld(ownerId, holdId, countsOf(claimed, shares.length), blobsOf(claimed), forget);
+}
+
+/**
  * Finishes a removal of files that an instance now gone began (task `files`), from wherever it was cut: before its
- * counts were fixed nothing had been deleted, so the claimed files are still there to count; after, the hold holds
- * their counts and blobs.
+ * counts were fixed nothing had been deleted, so the claimed files and shares are still there to count (claiming the
+ * shares again returns those claimed before); after, the hold holds their counts and blobs.
  */
 export async function finishFileRemoval(p: RemovalDeps, hold: HeldAmounts): Promise<void> {
   const { userId, holdId } = hold;
@@ -61,11 +70,10 @@ export async function finishFileRemoval(p: RemovalDeps, hold: HeldAmounts): Prom
   const ids = claimed.map((file) => file.id);
   let blobs = hold.blobs;
   if (!hold.fixed) {
-    const shares = await p.shares.idsForItems('file', ids);
     blobs = blobsOf(claimed);
-    await p.usage.fixHeld(userId, holdId, countsOf(claimed, shares.size), blobs, [...ids, ...shares.values()]);
+    await fixFileRemoval(p, userId, holdId, claimed);
   }
-  if (ids.length > 0) await forgetActivity(p, { shareIds: (await p.shares.deleteByItems('file', ids)).map((share) => share.id) });
+  await deleteClaimedShares(p, holdId);
   await finishRemoval(p, userId, holdId, ids, blobs, hold.by ?? undefined);
 }
 
@@ -84,21 +92,6 @@ async function finishRemoval(
   // the sweep removes later, while a skipped release would hold the owner's quota for nothing, for ever.
   await Promise.allSettled(blobs.map((key) => p.blobs.delete(key)));
   await p.usage.releaseHold(ownerId, holdId, { by });
-}
-
-/**
- * The hold counted `counted` shares; this removal deleted `deleted`. More: made meanwhile, their counts go at once.
- * Fewer: their owner deleted them meanwhile and gave their counts back, so the hold holds that many fewer.
- */
-export async function followShares(
-  p: Pick<Ports, 'usage'>,
-  ownerId: string,
-  holdId: string,
-  counted: number,
-  deleted: number,
-): Promise<void> {
-  if (deleted > counted) await p.usage.release(ownerId, 'shares', deleted - counted);
-  if (deleted < counted) await p.usage.trimHeld(ownerId, holdId, 'shares', counted - deleted);
 }
 
 function countsOf(files: readonly StoredFile[], shares: number): Partial<Record<LimitKind, number>> {

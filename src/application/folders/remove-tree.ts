@@ -1,6 +1,6 @@
-import { forgetActivity } from '../activity/forget.js';
 import type { HeldAmounts, Ports } from '../ports/index.js';
-import { followShares, removeFiles, type RemovalDeps } from '../files/remove-files.js';
+import { removeFiles, type RemovalDeps } from '../files/remove-files.js';
+import { deleteClaimedShares } from '../usage/record-holds.js';
 
 export type TreeDeps = Pick<Ports, 'folders'> & RemovalDeps;
 
@@ -20,7 +20,7 @@ export async function deleteTree(p: TreeDeps, ownerId: string, folderId: string)
     await p.usage.settleHold(ownerId, holdId);
     return false;
   }
-  await removeTree(p, ownerId, holdId, folderId, true);
+  await removeTree(p, ownerId, holdId, folderId);
   return true;
 }
 
@@ -33,12 +33,12 @@ export async function finishTreeRemoval(p: TreeDeps, hold: HeldAmounts): Promise
   if (hold.task?.kind !== 'tree') throw new Error('Not the task of a folder delete');
   const { userId, holdId } = hold;
   const by = hold.by ?? undefined;
-  if (hold.fixed) return removeFolders(p, userId, holdId, await p.folders.claimedBy(holdId), null, by);
+  if (hold.fixed) return removeFolders(p, userId, holdId, by);
   if (await p.folders.findById(hold.task.folderId)) {
     await p.usage.settleHold(userId, holdId, { by });
     return;
   }
-  await removeTree(p, userId, holdId, hold.task.folderId, false, by);
+  await removeTree(p, userId, holdId, hold.task.folderId, by);
 }
 
 /**
@@ -46,15 +46,17 @@ export async function finishTreeRemoval(p: TreeDeps, hold: HeldAmounts): Promise
  * then are files listed. So whatever is put into one of these folders either was there before its folder was marked
  * (and is found here), or finds its folder marked when it checks again after writing (and takes itself back). Files
  * go in slices of their own (removeFiles). The folders are then claimed under the hold's id (a folder is claimed
- * once, so two deletes of one tree count each folder once), their counts fixed in the hold, and they go with their
- * shares; the hold's release gives their counts back.
+ * once, so two deletes of one tree count each folder once), then their shares under the same id (a share is claimed
+ * once: one its owner deletes meanwhile is this delete's or that one's, never both's), their counts fixed in the
+ * hold, and only then do the claimed shares and folders go: a recovery that finds the hold not fixed claims again
+ * and counts what it claimed (none deleted yet), one that finds it fixed reads from it what goes back. The hold's
+ * release gives their counts back.
  */
 async function removeTree(
   p: TreeDeps,
   ownerId: string,
   holdId: string,
   rootId: string,
-  live: boolean,
   by?: string,
 ): Promise<void> {
   const ids = await markBelow(p, ownerId, [rootId]);
@@ -69,25 +71,16 @@ async function removeTree(
   }
 
   const claimed = await p.folders.claimDeleting(ids, holdId);
-  const shares = await p.shares.idsForItems('folder', claimed);
+  const shares = claimed.length === 0 ? [] : await p.shares.claimByItems('folder', claimed, holdId);
   // The creates of the folders and shares counted here (one killed after its insert) are this delete's to give back.
-  const counts = { folders: claimed.length, shares: shares.size };
-  const fixed = await p.usage.fixHeld(ownerId, holdId, counts, [], [...claimed, ...shares.values()]);
-  await removeFolders(p, ownerId, holdId, claimed, live && fixed ? shares.size : null, by);
+  const counts = { folders: claimed.length, shares: shares.length };
+  await p.usage.fixHeld(ownerId, holdId, counts, [], [...claimed, ...shares.map((share) => share.id)]);
+  await removeFolders(p, ownerId, holdId, by);
 }
 
-/** The claimed folders' shares, the folders, then their counts. `counted`: the shares the hold counted, if live. */
-async function removeFolders(
-  p: TreeDeps,
-  ownerId: string,
-  holdId: string,
-  claimed: readonly string[],
-  counted: number | null,
-  by?: string,
-): Promise<void> {
-  const deleted = claimed.length > 0 ? await p.shares.deleteByItems('folder', claimed) : [];
-  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
-  if (counted !== null) await followShares(p, ownerId, holdId, counted, deleted.length);
+/** Once the hold is fixed: the claimed folders' shares, the folders, then their counts. */
+async function removeFolders(p: TreeDeps, ownerId: string, holdId: string, by?: string): Promise<void> {
+  await deleteClaimedShares(p, holdId);
   await p.folders.deleteClaimed(holdId);
   await p.usage.releaseHold(ownerId, holdId, { by });
 }

@@ -1,16 +1,16 @@
-import { forgetActivity } from '../activity/forget.js';
 import { assertMay, notFound } from '../../domain/index.js';
 import type { Core } from '../contract.js';
 import { recoverUserWork, type RecoveryDeps } from '../maintenance/recover-hold.js';
-import { dropHeld, follow } from '../usage/record-holds.js';
+import { dropShared, follow } from '../usage/record-holds.js';
 import { owned } from '../owned.js';
 import { endLandedRewrites } from './rewrite-hold.js';
 
 type Port = Core['deletePaste'];
 
 /**
- * Deletes the paste and its share under a hold that holds what they count (written first, so a delete cut short is
- * finished by the sweep of gone instances); the hold's release gives the counts back.
+ * Deletes the paste, then claims and deletes its share, under a hold written first that holds what the paste counts
+ * (dropShared: the share's count is added once it is claimed), so a delete cut short is finished by the sweep of gone
+ * instances; the hold's release gives the counts back.
  */
 export class DeletePaste implements Port {
   constructor(private readonly p: RecoveryDeps) {}
@@ -19,19 +19,15 @@ export class DeletePaste implements Port {
     assertMay(actor, 'paste.delete');
     const userId = actor.userId;
     const paste = owned(await this.p.pastes.findById(id), userId, 'Paste');
-    const shared = (await this.p.shares.findByItem('paste', id)) ? 1 : 0;
-    const amounts = { pastes: 1, shares: shared, ...(paste.size > 0 && { storage: paste.size }) };
-    const done = await dropHeld(this.p, userId, 'paste', id, amounts, async () => {
+    const amounts = { pastes: 1, ...(paste.size > 0 && { storage: paste.size }) };
+    const done = await dropShared(this.p, userId, 'paste', id, amounts, async () => {
       // Rewrites that landed and were never ended (their instance died) are ended before the paste that tells it goes.
       await endLandedRewrites(this.p, userId, paste.rewrites);
       const deleted = await this.p.pastes.delete(id);
-      const shares = await this.p.shares.deleteByItems('paste', [id]);
-      await forgetActivity(this.p, { shareIds: shares.map((share) => share.id) });
       if (!deleted) return false;
       await endLandedRewrites(this.p, userId, deleted.rewrites, paste.rewrites);
       // The size given back is the one of the record deleted (a rewrite may have changed it since it was read).
       await follow(this.p, userId, id, 'storage', paste.size, deleted.size);
-      await follow(this.p, userId, id, 'shares', shared, shares.length);
       return true;
     });
     if (done === 'busy') await recoverUserWork(this.p, userId);

@@ -59,6 +59,8 @@ export interface FileRepository {
    * claimed file reads as any other until its removal deletes it.
    */
   claim(ids: readonly string[], claim: string): Promise<StoredFile[]>;
+  /** Whether a removal claimed the file (a share made of it meanwhile takes itself back: its file is going). */
+  isClaimed(id: string): Promise<boolean>;
   /** The files `claim` holds (a removal cut short finds what it was removing). */
   claimedBy(claim: string): Promise<StoredFile[]>;
   /** Deletes the files `claim` holds; returns how many went. */

@@ -41,8 +41,9 @@ export type Task =
    */
   | { kind: 'create'; record: RecordKind }
   /**
-   * Deleting the record named by the hold's id (beginDrop), which holds, fixed from the start, what the deletion gives
-   * back: the counts go back in the step that ends it.
+   * Deleting the record named by the hold's id (beginDrop), which holds what the deletion gives back: the counts go
+   * back in the step that ends it. Fixed from the start, or (a paste, collection or share, whose shares the deletion
+   * claims) once the claimed shares are counted in (fixHeld).
    */
   | { kind: 'drop'; record: RecordKind }
   /**
@@ -188,8 +189,17 @@ export interface UsageCounter {
    * delete gives back), naming its instance, in one atomic step; only while no other work holds that id, or only the
    * record's own create, whose hold this one replaces (the caller found the record, so the create's counts are the
    * record's now, and the delete's to give back). False, changing nothing, when another delete of the record holds it.
+   * `fixed` false: the delete also claims shares, whose count it adds once it knows it (fixHeld, which then fixes the
+   * hold); until then the hold holds `amounts` and is not fixed, which tells a recovery that no claimed share is
+   * deleted yet.
    */
-  beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Partial<Record<LimitKind, number>>): Promise<boolean>;
+  beginDrop(
+    userId: string,
+    hold: Hold,
+    record: RecordKind,
+    amounts: Partial<Record<LimitKind, number>>,
+    fixed?: boolean,
+  ): Promise<boolean>;
   /** Takes `amount` of `kind` off the hold only (not off the counter), only while it holds that much; false otherwise. */
   trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;
   /** The user's holds. */

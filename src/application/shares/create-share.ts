@@ -92,11 +92,13 @@ export async function shareItem(
         throw (await conflictOf(p, type, id)) ?? conflict('This item is already shared');
       }
     },
-    // The item was deleted between the check and the insert, after its delete had swept its shares: the share takes
-    // itself back (its count too, unless that delete got to it first).
+    // The item was deleted (or claimed, or marked, by its removal) between the check and the insert, maybe after its
+    // removal claimed its shares: the share takes itself back, with its count; unless the removal claimed it, which
+    // then counts it (a claimed share is not deleted here: ShareRepository.delete skips it).
     check: async () => {
       view = await shareView(p, created);
-      return view ? null : notFound(ITEM_NAMES[type]);
+      const gone = !view || (type === 'file' && (await p.files.isClaimed(id)));
+      return gone ? notFound(ITEM_NAMES[type]) : null;
     },
     takeBack: async () => (await p.shares.delete(created.id)) !== null,
   });

@@ -1,10 +1,14 @@
-import type { Actor, LimitKind } from '../../domain/index.js';
-import type { HeldAmounts, Hold, Ports, RecordKind } from '../ports/index.js';
+import { forgetActivity } from '../activity/forget.js';
+import type { Actor, LimitKind, Share } from '../../domain/index.js';
+import type { HeldAmounts, Hold, Ports, RecordKind, WhileBy } from '../ports/index.js';
 import { limitsOf, refusal } from './usage-limits.js';
 
 type Amounts = Partial<Record<LimitKind, number>>;
 export type HeldDeps = Pick<Ports, 'usage' | 'settings' | 'instance' | 'clock'>;
-export type RecordDeps = Pick<Ports, 'usage' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'requests'>;
+export type RecordDeps = Pick<
+  Ports,
+  'usage' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'requests' | 'activityLog' | 'mailNotices'
+>;
 
 /** How one small record's create goes, between taking its counts and handing them to it. */
 export interface HeldCreate<T> {
@@ -122,6 +126,86 @@ export async function dropHeld(
   return false;
 }
 
+/** The records whose delete claims shares: their own (a paste's, a collection's), or itself (a share). */
+export type SharedRecord = 'paste' | 'collection' | 'share';
+const SHARED: readonly RecordKind[] = ['paste', 'collection', 'share'];
+export const claimsShares = (record: RecordKind): record is SharedRecord => SHARED.includes(record);
+
+/**
+ * Deletes a paste or a collection with its share, or a share, under a hold named by the record's id, which also
+ * names the claim on the shares it takes. Each step is one write, in this order, so a kill between any two leaves
+ * what the sweep needs to finish it exactly (finishDrop):
+ * 1. beginDrop: the hold, naming this instance, holding the record's own counts (`amounts`; none for a share), not
+ *    fixed;
+ * 2. `remove` deletes the record (a paste, a collection; true when this call did): a share made of it from now on
+ *    finds its item gone and takes itself back;
+ * 3. the shares are claimed under the hold's id (the paste's or collection's; a share claims itself): each is
+ *    claimed once, so a removal of the same item, or another delete, never counts it too (those it claimed are
+ *    gone for this call);
+ * 4. fixHeld adds the claimed shares' count and fixes the hold, forgetting their creates' holds (their counts are
+ *    this delete's now). Until then no claimed share is deleted, so claiming again (which returns the shares this
+ *    hold claimed before) counts them exactly; from then on the hold holds exactly what goes back;
+ * 5. the claimed shares are deleted;
+ * 6. the hold's release gives its counts back (marked given back). When the record was not this call's (another
+ *    delete got there first and gave its counts back), the record's own counts are trimmed off the hold first: only
+ *    its shares' go back. For a share, it is this call's when this call claimed it.
+ * 'busy' when another delete of the record is under way; else whether the record was this call's.
+ */
+export async function dropShared(
+  p: Pick<Ports, 'usage' | 'instance' | 'clock'> & RecordDeps,
+  userId: string,
+  record: SharedRecord,
+  id: string,
+  amounts: Amounts,
+  remove: () => Promise<boolean> = async () => false,
+): Promise<boolean | 'busy'> {
+  const by = p.instance.id();
+  if (!(await p.usage.beginDrop(userId, { id, at: p.clock.now(), by }, record, amounts, false))) return 'busy';
+  const removed = await remove();
+  const claimed = await claimSharesOf(p, userId, record, id);
+  await deleteClaimedShares(p, id);
+  const ours = record === 'share' ? claimed > 0 : removed;
+  await endDrop(p, userId, id, ours, amounts, { by, kind: 'drop' });
+  return ours;
+}
+
+/**
+ * Steps 3 and 4 of dropShared: claims the shares and fixes the hold with their count. Returns how many were claimed.
+ * A hold fixed already (by the sweep, this instance taken for dead while it stalled) stays as it is.
+ */
+async function claimSharesOf(p: RecordDeps, userId: string, record: SharedRecord, id: string): Promise<number> {
+  let claimed: Share[];
+  if (record === 'share') {
+    const share = await p.shares.claim(id, id);
+    claimed = share ? [share] : [];
+  } else {
+    claimed = await p.shares.claimByItems(record, [id], id);
+  }
+  const ids = claimed.map((share) => share.id);
+  await p.usage.fixHeld(userId, id, { shares: claimed.length }, [], ids);
+  return claimed.length;
+}
+
+/** Deletes the shares `claim` holds, and their activity. Only once the hold that counts them is fixed. */
+export async function deleteClaimedShares(p: Pick<Ports, 'shares' | 'activityLog' | 'mailNotices'>, claim: string): Promise<void> {
+  const deleted = await p.shares.deleteClaimed(claim);
+  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
+}
+
+/**
+ * Step 6 of dropShared: the release, marked given back when the record was this delete's; else the record's own
+ * counts (`own`: everything but shares) are trimmed off the hold first, each trim only while the hold holds that
+ * much, so a repeat trims nothing twice.
+ */
+async function endDrop(p: RecordDeps, userId: string, id: string, ours: boolean, own: Amounts, when: WhileBy): Promise<void> {
+  if (!ours) {
+    for (const [kind, amount] of Object.entries(own) as [LimitKind, number][]) {
+      if (kind !== 'shares' && amount > 0) await p.usage.trimHeld(userId, id, kind, amount);
+    }
+  }
+  await p.usage.releaseHold(userId, id, when, ours ? 'given back' : undefined);
+}
+
 /**
  * The hold of a delete counted `counted` of `kind`; the records it deleted count `actual` (a share made or deleted,
  * a paste rewritten, between the count and the delete). More: the rest goes at once. Fewer: the hold holds less.
@@ -139,37 +223,44 @@ export async function follow(
 }
 
 /**
- * Finishes the delete of a record that an instance now gone began (task `drop`): the record and what goes with it
- * (a paste's or collection's share) are deleted if still there, and the hold's release gives the counts back. A record
- * gone already was deleted by the cut delete itself, or by another delete of it that ran from start to end after
- * this one read the record: that one marked its release given back, and then the counts are not given back twice.
+ * Finishes the delete of a record that an instance now gone began (task `drop`): the record is deleted if still there,
+ * and the hold's release gives the counts back. A record gone already was deleted by the cut delete itself, or by
+ * another delete of it that ran from start to end after this one read the record: that one marked its release given
+ * back, and then the counts are not given back twice. A paste's, a collection's or a share's delete (dropShared) goes
+ * on from its hold: not fixed, nothing it claimed was deleted yet, so its shares are claimed (again) and counted;
+ * fixed, the hold holds exactly what goes back, and only the claimed shares that are left go.
  */
 export async function finishDrop(p: RecordDeps, hold: HeldAmounts): Promise<void> {
   if (hold.task?.kind !== 'drop') throw new Error('Not the task of a record’s delete');
   const when = { by: hold.by ?? undefined, kind: 'drop' as const };
-  const removed = await removeRecord(p, hold.task.record, hold.holdId);
-  if (!removed && (await p.usage.wasGivenBack(hold.userId, hold.holdId))) {
-    await p.usage.settleHold(hold.userId, hold.holdId, when);
+  const { userId, holdId } = hold;
+  const record = hold.task.record;
+  if (claimsShares(record)) {
+    const removed = record === 'share' ? false : await removeRecord(p, record, holdId);
+    const claimed = hold.fixed ? (hold.amounts.shares ?? 0) : await claimSharesOf(p, userId, record, holdId);
+    await deleteClaimedShares(p, holdId);
+    const ours = record === 'share' ? claimed > 0 : removed || !(await p.usage.wasGivenBack(userId, holdId));
+    await endDrop(p, userId, holdId, ours, hold.amounts, when);
     return;
   }
-  await p.usage.releaseHold(hold.userId, hold.holdId, when, 'given back');
+  const removed = await removeRecord(p, record, holdId);
+  if (!removed && (await p.usage.wasGivenBack(userId, holdId))) {
+    await p.usage.settleHold(userId, holdId, when);
+    return;
+  }
+  await p.usage.releaseHold(userId, holdId, when, 'given back');
 }
 
-/** Deletes a record and the share of it, if any; each step can run again. True when this call deleted the record. */
-export async function removeRecord(p: RecordDeps, record: RecordKind, id: string): Promise<boolean> {
+/**
+ * Deletes a record; each step can run again. True when this call deleted the record. A paste's or collection's share
+ * is not deleted here but claimed and counted by its delete (dropShared, finishDrop); a share is claimed, not deleted.
+ */
+export async function removeRecord(p: RecordDeps, record: Exclude<RecordKind, 'share'>, id: string): Promise<boolean> {
   switch (record) {
-    case 'paste': {
-      const deleted = (await p.pastes.delete(id)) !== null;
-      await p.shares.deleteByItems('paste', [id]);
-      return deleted;
-    }
-    case 'collection': {
-      const deleted = (await p.collections.delete(id)) !== null;
-      await p.shares.deleteByItems('collection', [id]);
-      return deleted;
-    }
-    case 'share':
-      return (await p.shares.delete(id)) !== null;
+    case 'paste':
+      return (await p.pastes.delete(id)) !== null;
+    case 'collection':
+      return (await p.collections.delete(id)) !== null;
     case 'token':
       return p.tokens.delete(id);
     case 'folder':
@@ -187,7 +278,8 @@ export async function recordExists(p: RecordDeps, userId: string, record: Record
     case 'paste':
       return (await p.pastes.findById(id))?.ownerId === userId;
     case 'share':
-      return (await p.shares.findById(id))?.ownerId === userId;
+      // A share a deletion claimed exists: that deletion counts it (and forgets this create's hold when it does).
+      return (await p.shares.ownerOf(id)) === userId;
     case 'collection':
       return (await p.collections.findById(id))?.ownerId === userId;
     case 'token':
