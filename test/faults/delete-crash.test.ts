@@ -44,12 +44,15 @@ const CUTS: Cut[] = [
   { name: 'after its task was written, before the folder was marked', port: 'usage', method: 'beginTask' },
   { name: 'after the folder was marked, before any file was claimed', port: 'folders', method: 'markDeleting' },
   { name: 'after the files were claimed, before their counts were fixed', port: 'files', method: 'claim' },
+  { name: 'after the files’ shares were claimed, before their counts were fixed', port: 'shares', method: 'claimByItems' },
   { name: 'after the files’ counts were fixed, before their shares went', port: 'usage', method: 'fixHeld' },
-  { name: 'after the files’ shares went, before their collection entries', port: 'shares', method: 'deleteByItems' },
+  { name: 'after the files’ shares went, before their collection entries', port: 'shares', method: 'deleteClaimed' },
   { name: 'after the file records went, before their bytes', port: 'files', method: 'deleteClaimed' },
   { name: 'after some of the bytes went', port: 'blobs', method: 'delete', nth: 120 },
-  { name: 'after the folders were claimed, before their counts were fixed', port: 'folders', method: 'claimDeleting' },
+  { name: 'after the folders were claimed, before their shares', port: 'folders', method: 'claimDeleting' },
+  { name: 'after the folders’ shares were claimed, before their counts were fixed', port: 'shares', method: 'claimByItems', nth: 2 },
   { name: 'after the folders’ counts were fixed', port: 'usage', method: 'fixHeld', nth: 2 },
+  { name: 'after the folders’ shares went, before the folders', port: 'shares', method: 'deleteClaimed', nth: 2 },
   { name: 'after the folder records went, before their counts', port: 'folders', method: 'deleteClaimed' },
 ];
 
