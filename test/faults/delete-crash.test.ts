@@ -204,6 +204,123 @@ function deleteCrashSuite(name: string, backing: Backing): void {
     });
   });
 
+  describe(`a removal killed right after deleting its items' shares while their owner changes them on the other instance (${name})`, () => {
+    /**
+     * The ports of instance `a` for a removal that, right after the `nth` fix of its counts (its shares counted and
+     * claimed, none deleted yet), lets the owner act on the other instance, then dies once it deleted the shares of
+     * that step (whichever method deletes them).
+     */
+    function racedAndKilled(t: Awaited<ReturnType<typeof setUp>>, nth: number, owner: () => Promise<unknown>, reached: () => void): Ports {
+      let fixes = 0;
+      let fixedAt = -1;
+      let shareDeletes = 0;
+      const usage = Object.assign(Object.create(t.a.ports.usage) as object, {
+        fixHeld: async (...args: Parameters<Ports['usage']['fixHeld']>) => {
+          const done = await t.a.ports.usage.fixHeld(...args);
+          if (++fixes === nth) {
+            fixedAt = shareDeletes;
+            await owner().catch(() => undefined);
+          }
+          return done;
+        },
+      }) as Ports['usage'];
+      const target = t.a.ports.shares as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const shares = new Proxy(target, {
+        get(on, key, receiver) {
+          const method = Reflect.get(on, key, receiver) as unknown;
+          if (typeof method !== 'function') return method;
+          if (key !== 'deleteClaimed' && key !== 'deleteByItems') return (method as (...a: unknown[]) => unknown).bind(on);
+          return async (...args: unknown[]) => {
+            const result = await (method as (...a: unknown[]) => Promise<unknown>).apply(on, args);
+            shareDeletes++;
+            if (fixedAt < 0 || shareDeletes !== fixedAt + 1) return result;
+            reached();
+            return dead();
+          };
+        },
+      }) as unknown as Ports['shares'];
+      return { ...t.a.ports, usage, shares };
+    }
+
+    async function run(t: Awaited<ReturnType<typeof setUp>>, nth: number, removal: (core: Core) => Promise<unknown>, owner: () => Promise<unknown>) {
+      let reached!: () => void;
+      const there = new Promise<'cut'>((resolve) => (reached = () => resolve('cut')));
+      const ended = removal(createCore(racedAndKilled(t, nth, owner, reached))).then(
+        () => 'ended' as const,
+        () => 'ended' as const,
+      );
+      expect(await Promise.race([there, ended]), 'the removal must reach its cut').toBe('cut');
+      await t.pass(LEASE_MS, t.b);
+      expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
+    }
+
+    /** A file of the tree that has a share, and one that has none. */
+    async function filesOf(t: Awaited<ReturnType<typeof setUp>>) {
+      const shares = await t.ports.shares.listByOwner(t.alice.userId);
+      const shared = shares.find((share) => share.type === 'file' && share.itemId !== t.kept.id)!;
+      const files = await t.ports.files.listByOwner(t.alice.userId);
+      const unshared = files.find((file) => file.id !== t.kept.id && !shares.some((share) => share.itemId === file.id))!;
+      return { shared, unshared };
+    }
+
+    async function expectExactAfter(t: Awaited<ReturnType<typeof setUp>>, fileId: string): Promise<void> {
+      const { expected, counted } = await audit(t.ports, t.alice.userId);
+      expect(counted).toEqual(expected);
+      expect(await t.ports.files.findById(fileId)).toBeNull();
+      expect(await t.ports.shares.findByItem('file', fileId)).toBeNull();
+      expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+      expect((await t.b.core.reconcileUsage.execute({ actor: null, fix: false })).drifted).toEqual([]);
+    }
+
+    it('a file removal, the owner deleting the file’s share in that moment: one sweep later, counts exact', async () => {
+      const t = await setUp(backing);
+      const { shared } = await filesOf(t);
+      const actor = t.alice.actor;
+      await run(t, 1, (core) => core.deleteFile.execute({ actor, id: shared.itemId }), () => t.b.core.deleteShare.execute({ actor, id: shared.id }));
+      await expectExactAfter(t, shared.itemId);
+    });
+
+    it('a file removal, the owner sharing the file in that moment: one sweep later, counts exact', async () => {
+      const t = await setUp(backing);
+      const { unshared } = await filesOf(t);
+      const actor = t.alice.actor;
+      await run(t, 1, (core) => core.deleteFile.execute({ actor, id: unshared.id }), () => t.b.core.createShare.execute({ actor, type: 'file', id: unshared.id }));
+      await expectExactAfter(t, unshared.id);
+    });
+
+    it('a file removal, the owner deleting the file’s share and sharing it anew in that moment: one sweep later, counts exact', async () => {
+      const t = await setUp(backing);
+      const { shared } = await filesOf(t);
+      const actor = t.alice.actor;
+      const owner = async () => {
+        await t.b.core.deleteShare.execute({ actor, id: shared.id }).catch(() => undefined);
+        await t.b.core.createShare.execute({ actor, type: 'file', id: shared.itemId });
+      };
+      await run(t, 1, (core) => core.deleteFile.execute({ actor, id: shared.itemId }), owner);
+      await expectExactAfter(t, shared.itemId);
+    });
+
+    it('a folder delete killed after its files’ shares went, the owner deleting one and sharing another file in that moment: one sweep later, counts exact', async () => {
+      const t = await setUp(backing);
+      const { shared, unshared } = await filesOf(t);
+      const actor = t.alice.actor;
+      const owner = async () => {
+        await t.b.core.deleteShare.execute({ actor, id: shared.id }).catch(() => undefined);
+        await t.b.core.createShare.execute({ actor, type: 'file', id: unshared.id });
+      };
+      await run(t, 1, (core) => core.deleteFolder.execute({ actor, id: t.root.id }), owner);
+      await expectFinished(t, true);
+    });
+
+    it('a folder delete killed after its folders’ shares went, the owner deleting a folder’s share in that moment: one sweep later, counts exact', async () => {
+      const t = await setUp(backing);
+      const actor = t.alice.actor;
+      const folderShare = (await t.ports.shares.listByOwner(t.alice.userId)).find((share) => share.type === 'folder')!;
+      await run(t, 2, (core) => core.deleteFolder.execute({ actor, id: t.root.id }), () => t.b.core.deleteShare.execute({ actor, id: folderShare.id }));
+      await expectFinished(t, true);
+    });
+  });
+
   describe(`an account's deletion cut by the death of its instance (${name})`, () => {
     const cuts: Cut[] = [
       { name: 'after its task was written, before anything went', port: 'usage', method: 'beginTask' },
