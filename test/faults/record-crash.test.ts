@@ -567,18 +567,83 @@ function recordCrashSuite(name: string, backing: Backing): void {
     }
 
     const shareCut = deletes.find((c) => c.cut.port === 'usage' && c.name.startsWith('a share delete'))!;
-    for (const how of ['its file', 'its file’s folder'] as const) {
-      it(`a share delete killed after its intent while ${how} is deleted on the other instance: one sweep later, given back once`, async () => {
-        const t = await setUp(backing);
-        await runUntilCut(t, shareCut);
-        // The removal counts the share, and takes over the cut delete's hold: the count is its to give back.
-        if (how === 'its file') await t.b.core.deleteFile.execute({ actor: t.alice.actor, id: t.items.file });
-        else await t.b.core.deleteFolder.execute({ actor: t.alice.actor, id: t.items.folder });
-        expect(await t.ports.usage.holdsOf(t.alice.userId)).toEqual([]);
+    /** The removals that take a share with them: of its file, of its file's folder, of its paste, of its collection. */
+    const removals = [
+      ['its file', 'file', (c: Core, a: Actor, m: Made) => c.deleteFile.execute({ actor: a, id: m.file })],
+      ['its file’s folder', 'file', (c: Core, a: Actor, m: Made) => c.deleteFolder.execute({ actor: a, id: m.folder })],
+      ['its paste', 'paste', (c: Core, a: Actor, m: Made) => c.deletePaste.execute({ actor: a, id: m.paste })],
+      ['its collection', 'collection', (c: Core, a: Actor, m: Made) => c.deleteCollection.execute({ actor: a, id: m.collection })],
+    ] as const;
+    const itemOf = (m: Made, type: 'file' | 'paste' | 'collection') => (type === 'file' ? m.file : type === 'paste' ? m.paste : m.collection);
+    for (const [how, type, remove] of removals) {
+      /** The owner's delete of the share, on `a`, killed right after its intent (its hold). */
+      const shareDelete = async (t: Awaited<ReturnType<typeof setUp>>) => {
+        const share = (await t.ports.shares.findByItem(type, itemOf(t.items, type)))!;
+        await runUntilCut(t, { ...shareCut, run: (c, a) => c.deleteShare.execute({ actor: a, id: share.id }) });
+        return share.id;
+      };
+      const settled = async (t: Awaited<ReturnType<typeof setUp>>, shareId: string) => {
         await t.pass(LEASE_MS, t.b);
-        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0, finished: 0 });
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ failed: 0 });
         await expectExact(t);
-        expect(await shareThere(t.ports, t.alice.userId, t.items)).toBe(0);
+        expect(await t.ports.shares.findById(shareId)).toBeNull();
+        expect(await t.ports.shares.findByItem(type, itemOf(t.items, type))).toBeNull();
+      };
+
+      it(`a share delete killed after its intent, then ${how} deleted on the other instance: one sweep later, given back once`, async () => {
+        const t = await setUp(backing);
+        const shareId = await shareDelete(t);
+        await remove(t.b.core, t.alice.actor, t.items);
+        await settled(t, shareId);
+      });
+
+      it(`a share delete whose intent comes while ${how} is deleted on the other instance, after its shares were counted, and killed: one sweep later, given back once`, async () => {
+        const t = await setUp(backing);
+        // The owner's delete on `a` reads the share, and stalls; the removal on `b` goes as far as deleting the shares
+        // it counted, and in that moment the owner's delete goes on, writes its intent and dies.
+        const shareId = (await t.ports.shares.findByItem(type, itemOf(t.items, type)))!.id;
+        let resume!: () => void;
+        let read!: () => void;
+        let died!: () => void;
+        const wasRead = new Promise<void>((r) => (read = r));
+        const cut = new Promise<void>((r) => (died = r));
+        const reads = Object.assign(Object.create(t.a.ports.shares) as Ports['shares'], {
+          findById: async (id: string) => {
+            const found = await t.a.ports.shares.findById(id);
+            read();
+            await new Promise<void>((r) => (resume = r));
+            return found;
+          },
+        });
+        const usage = Object.assign(Object.create(t.a.ports.usage) as Ports['usage'], {
+          beginDrop: async (...args: Parameters<Ports['usage']['beginDrop']>) => {
+            await t.a.ports.usage.beginDrop(...args);
+            died();
+            return dead();
+          },
+        });
+        const owner = createCore({ ...t.a.ports, shares: reads, usage });
+        void owner.deleteShare.execute({ actor: t.alice.actor, id: shareId }).catch(() => undefined);
+        await wasRead;
+        const target = t.b.ports.shares as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+        let raced = false;
+        const shares = new Proxy(target, {
+          get(on, key, receiver) {
+            const method = Reflect.get(on, key, receiver) as unknown;
+            if (typeof method !== 'function') return method;
+            const bound = (method as (...a: unknown[]) => Promise<unknown>).bind(on);
+            if ((key !== 'deleteClaimed' && key !== 'deleteByItems') || raced) return bound;
+            return async (...args: unknown[]) => {
+              raced = true;
+              resume();
+              await cut;
+              return bound(...args);
+            };
+          },
+        }) as unknown as Ports['shares'];
+        await remove(createCore({ ...t.b.ports, shares }), t.alice.actor, t.items);
+        expect(raced).toBe(true);
+        await settled(t, shareId);
       });
     }
 
