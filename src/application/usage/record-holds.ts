@@ -93,9 +93,10 @@ async function dropUnderWay(p: HeldDeps, userId: string, id: string): Promise<bo
 }
 
 /**
- * Deletes one small record under a hold named by its id, naming this instance and holding what the delete gives back
- * (`amounts`), written before anything is deleted; `remove` deletes it (true when this call did), and the hold's
- * release gives the counts back in one step. Cut anywhere, the sweep of gone instances finishes it (finishDrop).
+ * Deletes one small record that no removal counts (a token, a file request) under a hold named by its id, naming
+ * this instance and holding what the delete gives back (`amounts`), written before anything is deleted; `remove`
+ * deletes it (true when this call did), and the hold's release gives the counts back in one step. Cut anywhere, the
+ * sweep of gone instances finishes it (finishDrop).
  * 'busy' when another delete of the record is under way; false when the record was gone already.
  */
 export async function dropHeld(
@@ -111,15 +112,9 @@ export async function dropHeld(
   const when = { by, kind: 'drop' as const };
   if (await remove()) {
     // Marked: a delete of the record that wrote its hold meanwhile and was cut then knows the counts went back here.
-    if (await p.usage.releaseHold(userId, id, when, 'given back')) return true;
-    // The hold is gone: a removal that counted the record (a share, with its item) took it over (fixHeld's forget),
-    // and since this call deleted the record before that removal could, the removal leaves its count to this call;
-    // unless the sweep gave it back already (this instance taken for dead while it stalled).
-    if (!(await p.usage.wasGivenBack(userId, id))) {
-      for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
-        if (amount !== undefined && amount > 0) await p.usage.release(userId, kind, amount);
-      }
-    }
+    // A hold gone already was finished by the sweep (this instance taken for dead while it stalled): it gave them back.
+    // (No removal counts these records; shares, which removals do count, are deleted through dropShared.)
+    await p.usage.releaseHold(userId, id, when, 'given back');
     return true;
   }
   await p.usage.settleHold(userId, id, when);
