@@ -581,13 +581,13 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
 
       it("begins a record's delete not fixed, its shares' count added once, by the one fix its claimed shares take", async () => {
         await counter.set('u1', usage({ pastes: 1, storage: 10, shares: 2 }));
-        expect(await counter.beginDrop('u1', { id: 'p1', at: later(1), by: 'b' }, 'paste', { pastes: 1, storage: 10 }, false)).toBe(true);
-        const drop = { kind: 'drop' as const, record: 'paste' as const };
+        expect(await counter.beginDrop('u1', { id: 'p1', at: later(1), by: 'b' }, 'paste', { pastes: 1, storage: 10 }, true)).toBe(true);
+        const drop = { kind: 'drop' as const, record: 'paste' as const, claims: true };
         expect(await counter.holdsOf('u1')).toEqual([
           { userId: 'u1', holdId: 'p1', amounts: { pastes: 1, storage: 10 }, at: later(1), by: 'b', task: drop, fixed: false, blobs: [] },
         ]);
         // A second delete is refused whether or not the first is fixed.
-        expect(await counter.beginDrop('u1', { id: 'p1', at: later(2), by: 'c' }, 'paste', { pastes: 1 }, false)).toBe(false);
+        expect(await counter.beginDrop('u1', { id: 'p1', at: later(2), by: 'c' }, 'paste', { pastes: 1 }, true)).toBe(false);
         expect(await counter.fixHeld('u1', 'p1', { shares: 1 }, [], ['p1'])).toBe(true);
         expect(await counter.fixHeld('u1', 'p1', { shares: 1 }, [], [])).toBe(false);
         expect((await counter.holdsOf('u1'))[0]).toMatchObject({ amounts: { pastes: 1, storage: 10, shares: 1 }, fixed: true });

@@ -647,6 +647,41 @@ function recordCrashSuite(name: string, backing: Backing): void {
       });
     }
 
+    /** Deletes as an older version began them: a hold fixed from the start with the share count, no claims. */
+    const older = [
+      ['a paste delete', 'paste', false],
+      ['a paste delete', 'paste', true],
+      ['a collection delete', 'collection', false],
+      ['a collection delete', 'collection', true],
+      ['a share delete', 'share', false],
+    ] as const;
+    for (const [name, record, recordGone] of older) {
+      it(`${name} begun by an older version, cut after its intent${recordGone ? ' and its record' : ''}: one sweep later, counts exact`, async () => {
+        const t = await setUp(backing);
+        const { userId } = t.alice;
+        const hold = { at: t.ports.clock.now(), by: t.a.keeper.id() };
+        if (record === 'share') {
+          await t.a.ports.usage.beginDrop(userId, { id: t.items.fileShare, ...hold }, 'share', { shares: 1 });
+        } else if (record === 'paste') {
+          const paste = (await t.ports.pastes.findById(t.items.paste))!;
+          await t.a.ports.usage.beginDrop(userId, { id: paste.id, ...hold }, 'paste', { pastes: 1, storage: paste.size, shares: 1 });
+          if (recordGone) await t.ports.pastes.delete(paste.id);
+        } else {
+          await t.a.ports.usage.beginDrop(userId, { id: t.items.collection, ...hold }, 'collection', { collections: 1, shares: 1 });
+          if (recordGone) await t.ports.collections.delete(t.items.collection);
+        }
+        await t.pass(LEASE_MS, t.b);
+        expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0, finished: 1 });
+        await expectExact(t);
+        const item = record === 'share' ? t.items.fileShare : record === 'paste' ? t.items.paste : t.items.collection;
+        if (record === 'share') expect(await t.ports.shares.ownerOf(item)).toBeNull();
+        else {
+          expect(await t.ports.shares.findByItem(record, item)).toBeNull();
+          expect(await (record === 'paste' ? pasteThere : collectionThere)(t.ports, userId, t.items)).toBe(0);
+        }
+      });
+    }
+
     it('a live share delete whose share a removal of its file claimed first: answered not found, given back once (by the removal)', async () => {
       const t = await setUp(backing);
       // The share's delete on `a` stalls after its intent; the file's removal on `b` stalls after it claimed and counted

@@ -223,15 +223,15 @@ export class MemoryUsageCounter implements UsageCounter {
     return true;
   }
 
-  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts, fixed = true): Promise<boolean> {
+  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts, claims = false): Promise<boolean> {
     assertHoldId(hold.id);
     for (const amount of Object.values(amounts)) assertAmount(amount);
     const holds = this.holds.get(userId) ?? new Map<string, HeldEntry>();
     const there = holds.get(hold.id);
     if (there && there.task?.kind !== 'create') return false;
-    const entry = newEntry(hold.at, hold.by, false, { kind: 'drop', record });
+    const entry = newEntry(hold.at, hold.by, false, { kind: 'drop', record, ...(claims && { claims: true as const }) });
     entry.amounts = { ...amounts };
-    entry.fixed = fixed;
+    entry.fixed = !claims;
     holds.set(hold.id, entry);
     this.holds.set(userId, holds);
     this.addWriter(userId, hold.by);

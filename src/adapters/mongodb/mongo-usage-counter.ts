@@ -387,19 +387,20 @@ export class MongoUsageCounter implements UsageCounter {
   }
 
   /** One conditional update; a user without counters (records older than them) gets them at zero first. */
-  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts, fixed = true): Promise<boolean> {
+  async beginDrop(userId: string, hold: Hold, record: RecordKind, amounts: Amounts, claims = false): Promise<boolean> {
     const path = holdPath(hold.id);
     const held: Record<string, Double> = {};
     for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
       assertAmount(amount);
       held[kind] = new Double(amount);
     }
+    const task = { kind: 'drop' as const, record, ...(claims && { claims: true as const }) };
     const begin = async () =>
       (
         await this.usage.updateOne(
           { _id: userId, $or: [{ [path]: { $exists: false } }, { [holdPath(hold.id, 'task.kind')]: 'create' }] },
           {
-            $set: { [path]: { at: hold.at, by: hold.by, task: { kind: 'drop', record }, ...(fixed && { fixed: true }), ...held } },
+            $set: { [path]: { at: hold.at, by: hold.by, task, ...(!claims && { fixed: true }), ...held } },
             $addToSet: { writers: hold.by },
           },
         )

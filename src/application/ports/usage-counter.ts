@@ -45,7 +45,16 @@ export type Task =
    * back in the step that ends it. Fixed from the start, or (a paste, collection or share, whose shares the deletion
    * claims) once the claimed shares are counted in (fixHeld).
    */
-  | { kind: 'drop'; record: RecordKind }
+  | {
+      kind: 'drop';
+      record: RecordKind;
+      /**
+       * The delete claims shares (a paste's, a collection's, or the share itself) and adds their count once it knows
+       * it (fixHeld): the hold was begun not fixed. Absent on a drop hold of an older version, which held the share
+       * count it guessed from the start.
+       */
+      claims?: true;
+    }
   /**
    * Rewriting the content of the paste `pasteId` to another size, under a hold of its own id (not the paste's). A
    * growing rewrite's hold holds the growth it reserved, a shrinking one's (beginTask) the bytes it will give back;
@@ -189,16 +198,16 @@ export interface UsageCounter {
    * delete gives back), naming its instance, in one atomic step; only while no other work holds that id, or only the
    * record's own create, whose hold this one replaces (the caller found the record, so the create's counts are the
    * record's now, and the delete's to give back). False, changing nothing, when another delete of the record holds it.
-   * `fixed` false: the delete also claims shares, whose count it adds once it knows it (fixHeld, which then fixes the
-   * hold); until then the hold holds `amounts` and is not fixed, which tells a recovery that no claimed share is
-   * deleted yet.
+   * `claims`: the delete also claims shares, whose count it adds once it knows it (fixHeld, which then fixes the
+   * hold); the hold is begun not fixed, its task marked `claims`. Until the fix the hold holds `amounts`, and its
+   * not being fixed tells a recovery that no claimed share is deleted yet.
    */
   beginDrop(
     userId: string,
     hold: Hold,
     record: RecordKind,
     amounts: Partial<Record<LimitKind, number>>,
-    fixed?: boolean,
+    claims?: boolean,
   ): Promise<boolean>;
   /** Takes `amount` of `kind` off the hold only (not off the counter), only while it holds that much; false otherwise. */
   trimHeld(userId: string, holdId: string, kind: LimitKind, amount: number): Promise<boolean>;

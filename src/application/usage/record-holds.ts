@@ -155,7 +155,7 @@ export async function dropShared(
   remove: () => Promise<boolean> = async () => false,
 ): Promise<boolean | 'busy'> {
   const by = p.instance.id();
-  if (!(await p.usage.beginDrop(userId, { id, at: p.clock.now(), by }, record, amounts, false))) return 'busy';
+  if (!(await p.usage.beginDrop(userId, { id, at: p.clock.now(), by }, record, amounts, true))) return 'busy';
   const removed = await remove();
   const claimed = await claimSharesOf(p, userId, record, id);
   await deleteClaimedShares(p, id);
@@ -230,7 +230,7 @@ export async function finishDrop(p: RecordDeps, hold: HeldAmounts): Promise<void
   const when = { by: hold.by ?? undefined, kind: 'drop' as const };
   const { userId, holdId } = hold;
   const record = hold.task.record;
-  if (claimsShares(record)) {
+  if (claimsShares(record) && hold.task.claims) {
     const removed = record === 'share' ? false : await removeRecord(p, record, holdId);
     const claimed = hold.fixed ? (hold.amounts.shares ?? 0) : await claimSharesOf(p, userId, record, holdId);
     await deleteClaimedShares(p, holdId);
@@ -238,12 +238,27 @@ export async function finishDrop(p: RecordDeps, hold: HeldAmounts): Promise<void
     await endDrop(p, userId, holdId, ours, hold.amounts, when);
     return;
   }
-  const removed = await removeRecord(p, record, holdId);
+  // A paste's, collection's or share's delete begun by an older version held the share count it guessed from the
+  // start and deleted shares without claiming them: what is left of them goes, uncounted, as it would have then.
+  const removed = record === 'share' ? (await dropLeftShares(p, holdId)) > 0 : await removeRecord(p, record, holdId);
+  if (record === 'paste' || record === 'collection') await dropLeftShares(p, holdId, record);
   if (!removed && (await p.usage.wasGivenBack(userId, holdId))) {
     await p.usage.settleHold(userId, holdId, when);
     return;
   }
   await p.usage.releaseHold(userId, holdId, when, 'given back');
+}
+
+/**
+ * Claims under `id` and deletes, uncounted, the share `id`, or the shares of the item `id` of type `itemOf`: what an
+ * older version's delete left. Returns how many this call deleted.
+ */
+async function dropLeftShares(p: RecordDeps, id: string, itemOf?: 'paste' | 'collection'): Promise<number> {
+  if (itemOf) await p.shares.claimByItems(itemOf, [id], id);
+  else await p.shares.claim(id, id);
+  const deleted = await p.shares.deleteClaimed(id);
+  await forgetActivity(p, { shareIds: deleted.map((share) => share.id) });
+  return deleted.length;
 }
 
 /**
