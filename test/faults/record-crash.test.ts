@@ -682,6 +682,64 @@ function recordCrashSuite(name: string, backing: Backing): void {
       });
     }
 
+    it('a share create taking its share back (its file deleted meanwhile) while its owner deletes it: counted once, given back once', async () => {
+      const t = await setUp(backing);
+      const { actor } = t.alice;
+      const file = await t.b.core.uploadFile.execute({ actor, folderId: t.items.folder, name: null, filename: 'b.txt', mime: undefined, content: bytes('b') });
+      const gate = () => {
+        let open!: () => void;
+        const opened = new Promise<void>((r) => (open = r));
+        return { open, opened };
+      };
+      const beforeInsert = gate();
+      const goInsert = gate();
+      const inserted = gate();
+      const goCheck = gate();
+      const shares = Object.assign(Object.create(t.a.ports.shares) as Ports['shares'], {
+        insert: async (share: Parameters<Ports['shares']['insert']>[0]) => {
+          beforeInsert.open();
+          await goInsert.opened;
+          const done = await t.a.ports.shares.insert(share);
+          inserted.open();
+          await goCheck.opened;
+          return done;
+        },
+      });
+      // The create on `a` checked the file, and stalls before its insert while the file goes on `b`.
+      const create = createCore({ ...t.a.ports, shares }).createShare.execute({ actor, type: 'file', id: file.id }).then(
+        () => 'made' as const,
+        () => 'failed' as const,
+      );
+      await beforeInsert.opened;
+      await t.b.core.deleteFile.execute({ actor, id: file.id });
+      goInsert.open();
+      await inserted.opened;
+      // The share stands for a moment: its owner's delete on `b` reads it and writes its intent, then stalls.
+      const shareId = (await t.ports.shares.findByItem('file', file.id))!.id;
+      const intent = gate();
+      const goClaim = gate();
+      const usage = Object.assign(Object.create(t.b.ports.usage) as Ports['usage'], {
+        beginDrop: async (...args: Parameters<Ports['usage']['beginDrop']>) => {
+          const begun = await t.b.ports.usage.beginDrop(...args);
+          intent.open();
+          await goClaim.opened;
+          return begun;
+        },
+      });
+      const drop = createCore({ ...t.b.ports, usage }).deleteShare.execute({ actor, id: shareId }).then(
+        () => 'deleted' as const,
+        () => 'failed' as const,
+      );
+      await intent.opened;
+      // The create finds its file gone and takes its share back; then the delete finds nothing to claim.
+      goCheck.open();
+      expect(await create).toBe('failed');
+      goClaim.open();
+      expect(await drop).toBe('failed');
+      expect(await t.ports.shares.ownerOf(shareId)).toBeNull();
+      await expectExact(t);
+    });
+
     it('a live share delete whose share a removal of its file claimed first: answered not found, given back once (by the removal)', async () => {
       const t = await setUp(backing);
       // The share's delete on `a` stalls after its intent; the file's removal on `b` stalls after it claimed and counted

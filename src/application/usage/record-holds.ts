@@ -58,7 +58,7 @@ export async function createHeld<T>(
   }
   const failed = create.check ? await create.check(made).catch((err: unknown) => err as Error) : null;
   if (failed) {
-    await giveBack(p, userId, id, when, () => create.takeBack(made));
+    await giveBack(p, userId, id, when, () => create.takeBack(made), record === 'share');
     throw failed;
   }
   // A failed settle leaves the hold to this instance's stop: the record stands either way.
@@ -81,9 +81,19 @@ async function giveBack(
   id: string,
   when: { by: string; kind: 'create' },
   takeBack: () => Promise<boolean>,
+  share: boolean,
 ): Promise<void> {
   const deleted = await takeBack().catch(() => false);
-  await Promise.allSettled([deleted ? p.usage.releaseHold(userId, id, when) : p.usage.settleHold(userId, id, when)]);
+  if (!deleted) {
+    await Promise.allSettled([p.usage.settleHold(userId, id, when)]);
+    return;
+  }
+  const released = await p.usage.releaseHold(userId, id, when).catch(() => true);
+  // A share deleted here whose create's hold is no longer this create's: its owner's delete, which read it before, took
+  // the hold over (beginDrop) and, finding nothing left to claim, gives nothing back; or the sweep, this instance taken
+  // for dead, settled the hold (found the share). Either way the count is still counted, and this call's to give back;
+  // unless the sweep gave it back (marked so). Other records' deletes judge from the record and that mark instead.
+  if (!released && share && !(await p.usage.wasGivenBack(userId, id))) await p.usage.release(userId, 'shares', 1);
 }
 
 /** Whether a delete of the record took its create's hold over (beginDrop): the record is its now. */
