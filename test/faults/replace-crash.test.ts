@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type InstanceLeases, type Ports } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
-import {
-  ensureIndexes,
-  MongoCallers,
-  MongoFileRepository,
-  MongoInstanceLeases,
-  MongoTokenRepository,
-  MongoUsageCounter,
-  MongoUserRepository,
-} from '../../src/adapters/mongodb/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, passTime, type TestInstance } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+import { dyingAt, mongoRecords, type Cut as CrashCut, type RecordPorts } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -24,16 +16,10 @@ if (!target) console.log(MONGO_SKIP_MESSAGE);
  * that no record names; the file has its new bytes exactly when the swap landed.
  */
 
-type Backed = Pick<Ports, 'usage' | 'files' | 'users' | 'callers' | 'tokens'>;
-type Backing = () => Promise<{ ports: Partial<Backed>; leases: InstanceLeases }>;
+type Backing = () => Promise<{ ports: Partial<RecordPorts>; leases: InstanceLeases }>;
 
-const dead = () => new Promise<never>(() => {});
-
-interface Cut {
+interface Cut extends CrashCut {
   name: string;
-  port: 'usage' | 'files' | 'blobs';
-  method: string;
-  nth?: number;
   landed: boolean;
   outcome: 'released' | 'finished';
 }
@@ -45,21 +31,6 @@ const cuts: Cut[] = [
   { name: 'after its hold was fixed, before the old bytes went', port: 'usage', method: 'fixHeld', landed: true, outcome: 'finished' },
   { name: 'after the old bytes went, before the hold was released', port: 'blobs', method: 'delete', landed: true, outcome: 'finished' },
 ];
-
-/** The ports of an instance that dies right after the `nth` call of one method completed. */
-function dyingAt(ports: Ports, cut: Cut, reached: () => void): Ports {
-  let calls = 0;
-  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const wrapped = Object.assign(Object.create(port) as object, {
-    [cut.method]: async (...args: unknown[]) => {
-      const result = await port[cut.method]!(...args);
-      if (++calls < (cut.nth ?? 1)) return result;
-      reached();
-      return dead();
-    },
-  });
-  return { ...ports, [cut.port]: wrapped };
-}
 
 async function setUp(backing: Backing) {
   const made = makeCore();
@@ -166,19 +137,5 @@ replaceCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstance
 
 describe.skipIf(!target)('on MongoDB', () => {
   const databases = useFreshDatabases(target!);
-  replaceCrashSuite('MongoDB', async () => {
-    const db = databases.fresh();
-    await ensureIndexes(db);
-    return {
-      ports: {
-        usage: new MongoUsageCounter(db),
-        files: new MongoFileRepository(db),
-        // Sessions are found where they are stored, with their users.
-        users: new MongoUserRepository(db),
-        callers: new MongoCallers(db),
-        tokens: new MongoTokenRepository(db),
-      },
-      leases: new MongoInstanceLeases(db),
-    };
-  });
+  replaceCrashSuite('MongoDB', () => mongoRecords(databases.fresh()));
 });

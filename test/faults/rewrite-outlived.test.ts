@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type InstanceLeases, type Ports } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
-import {
-  ensureIndexes,
-  MongoCallers,
-  MongoInstanceLeases,
-  MongoPasteRepository,
-  MongoShareRepository,
-  MongoTokenRepository,
-  MongoUsageCounter,
-  MongoUserRepository,
-} from '../../src/adapters/mongodb/index.js';
 import { makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+import { mongoRecords, type RecordPorts } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -23,8 +14,7 @@ if (!target) console.log(MONGO_SKIP_MESSAGE);
  * on: whichever side of its write the stall fell, the paste and the counters agree once it ends.
  */
 
-type Backed = Pick<Ports, 'usage' | 'pastes' | 'shares' | 'users' | 'callers' | 'tokens'>;
-type Backing = () => Promise<{ ports: Partial<Backed>; leases: InstanceLeases }>;
+type Backing = () => Promise<{ ports: Partial<RecordPorts>; leases: InstanceLeases }>;
 
 const OLD = 'the paste as it was, of middling length';
 
@@ -99,20 +89,5 @@ rewriteOutlivedSuite('memory', async () => ({ ports: {}, leases: new MemoryInsta
 
 describe.skipIf(!target)('on MongoDB', () => {
   const databases = useFreshDatabases(target!);
-  rewriteOutlivedSuite('MongoDB', async () => {
-    const db = databases.fresh();
-    await ensureIndexes(db);
-    return {
-      ports: {
-        usage: new MongoUsageCounter(db),
-        pastes: new MongoPasteRepository(db),
-        shares: new MongoShareRepository(db),
-        // Sessions are found where they are stored, with their users.
-        users: new MongoUserRepository(db),
-        callers: new MongoCallers(db),
-        tokens: new MongoTokenRepository(db),
-      },
-      leases: new MongoInstanceLeases(db),
-    };
-  });
+  rewriteOutlivedSuite('MongoDB', () => mongoRecords(databases.fresh()));
 });
