@@ -3,7 +3,8 @@ import { ADMIN, CofferApi, startCoffer, USER } from './coffer.js';
 import { log, type Bench } from './context.js';
 import { HttpClient } from './http-client.js';
 import { load, type LoadResult } from './load.js';
-import type { Child } from './processes.js';
+import { EVENTS as EVENT_ROUNDS_SIZE, eventCost } from './activity-events.js';
+import { cpuSecondsOf, sleep, type Child } from './processes.js';
 import { figure } from './report.js';
 
 /** A Coffer process of its own with a user and one shared file (64 KiB), for the same reads as the other. */
@@ -16,7 +17,11 @@ async function sharedOn(server: Child): Promise<{ shareId: string }> {
   return { shareId: await api.share(token, 'file', fileId) };
 }
 
-const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+type Measured = LoadResult & { cpuMicrosPerRequest: number };
+
+const best = (runs: Measured[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+/** CPU per request is steadier than the rate (the load generator shares the two cores): each side's least counts. */
+const leastCpu = (runs: Measured[]) => Math.min(...runs.map((run) => run.cpuMicrosPerRequest));
 
 /**
  * 7. What recording costs a read: two Coffer processes, one with activity (the default) and one with ACTIVITY=off,
@@ -36,14 +41,18 @@ export async function activityCost(b: Bench): Promise<void> {
       [on, (await sharedOn(on)).shareId],
       [off, (await sharedOn(off)).shareId],
     ]);
-    const run = async (server: Child, suffix: string) => {
+    const run = async (server: Child, suffix: string): Promise<Measured> => {
       const spec = { url: `${server.origin}/api/share/${shares.get(server)}${suffix}`, connections: plan.readConnections, warmupSec: 0 };
       await load({ ...spec, durationSec: plan.readWarmupSeconds });
+      const cpuBefore = cpuSecondsOf(server.pid);
       const result = await load({ ...spec, durationSec: plan.readSeconds });
+      // The events of the last reads are dispatched within the outbox's 50 ms gathering: their CPU belongs to them.
+      await sleep(300);
+      const cpuMicrosPerRequest = ((cpuSecondsOf(server.pid) - cpuBefore) * 1e6) / Math.max(1, result.ok);
       if (result.non2xx > 0 || result.errors > 0) log(`  ${server.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      return result;
+      return { ...result, cpuMicrosPerRequest };
     };
-    const runs = { readOn: [] as LoadResult[], readOff: [] as LoadResult[], downOn: [] as LoadResult[], downOff: [] as LoadResult[] };
+    const runs = { readOn: [] as Measured[], readOff: [] as Measured[], downOn: [] as Measured[], downOff: [] as Measured[] };
     for (let round = 1; round <= plan.activityRounds; round++) {
       log(`activity on vs off, round ${round}/${plan.activityRounds}: share reads, then downloads, ${plan.readSeconds} s each`);
       // The order turns each round, so neither side always goes first.
@@ -51,10 +60,18 @@ export async function activityCost(b: Bench): Promise<void> {
       for (const server of order) (server === on ? runs.readOn : runs.readOff).push(await run(server, ''));
       for (const server of order) (server === on ? runs.downOn : runs.downOff).push(await run(server, '/content'));
     }
-    b.details.activity = { connections: plan.readConnections, seconds: plan.readSeconds, runs };
+    log(`keeping and dispatching events in memory, in this process: ${plan.activityRounds} rounds of ${EVENT_ROUNDS_SIZE}`);
+    const perEvent = await eventCost(plan.activityRounds);
+    b.details.activity = { connections: plan.readConnections, seconds: plan.readSeconds, runs, perEvent };
+    const readCpu = leastCpu(runs.readOff);
     b.figures.push(
       figure('share read rate, activity on vs off', 'req/s', best(runs.readOn).rps, 'ACTIVITY=off', best(runs.readOff).rps, { atLeastRatio: 0.95 }),
       figure('64 KiB download rate, activity on vs off', 'req/s', best(runs.downOn).rps, 'ACTIVITY=off', best(runs.downOff).rps, { atLeastRatio: 0.95 }),
+      figure('CPU per share read, activity on vs off', 'µs', leastCpu(runs.readOn), 'ACTIVITY=off', readCpu),
+      figure('CPU per 64 KiB download, activity on vs off', 'µs', leastCpu(runs.downOn), 'ACTIVITY=off', leastCpu(runs.downOff)),
+      // Against a share read's CPU: what one read's event adds to it, in memory (keep + dispatch), which must stay a
+      // small share of the 5% the rate may lose.
+      figure('keep + dispatch one event in memory', 'µs', perEvent.keepMicros + perEvent.dispatchMicros, 'CPU per share read, off', readCpu, { below: 5 }),
     );
   } finally {
     await Promise.all([on.stop(), off.stop()]);

@@ -137,4 +137,49 @@ describe('MemoryActivityRepository without a database', () => {
     const waiting = await log.takeUndispatched('x', new Date(), new Date(Date.now() + 60_000), 10);
     expect(waiting.map((e) => e.id)).toEqual(['event-4998', 'event-4999', 'event-5000']);
   });
+
+  it('finds, takes and marks the right events after the oldest were cut off and others removed in between', async () => {
+    const log = new MemoryActivityRepository();
+    log.kept = 6000;
+    const event = (n: number): ActivityEvent => ({
+      id: `event-${String(n).padStart(5, '0')}`,
+      at: new Date(Date.UTC(2026, 10, 28) + n),
+      ownerId: 'alice',
+      shareId: n % 2 ? 'odd' : 'even',
+      requestId: null,
+      kind: 'view',
+      fileId: null,
+      bytes: null,
+      complete: null,
+      client: { address: null, browser: null, os: null, bot: false },
+      limitReached: null,
+    });
+    const lease = () => [new Date(), new Date(Date.now() + 60_000)] as const;
+    // The first 500 dispatched, then 20,000 in all: the oldest 14,000 cut off, then the odd ones removed.
+    for (let n = 1; n <= 500; n++) await log.add([event(n)]);
+    const first = await log.takeUndispatched('x', ...lease(), 500);
+    expect(await log.markDispatched(first.map((e) => e.id), 'x')).toBe(500);
+    for (let n = 501; n <= 20_000; n += 100) await log.add(Array.from({ length: 100 }, (_, i) => event(n + i)));
+    await log.removeFor({ shareIds: ['odd'] });
+    const kept = await log.page({ ownerId: 'alice' }, null, 10_000);
+    expect(kept.length).toBe(3000);
+    expect(kept[0]!.id).toBe('event-20000');
+    expect(kept.at(-1)!.id).toBe('event-14002');
+    // Every kept event still waits, once; a mark finds each by its id.
+    const taken = await log.takeUndispatched('y', ...lease(), 10_000);
+    expect(taken.map((e) => e.id)).toEqual(kept.map((e) => e.id).reverse());
+    expect(await log.markDispatched(taken.slice(0, 10).map((e) => e.id), 'x')).toBe(0);
+    expect(await log.markDispatched([...taken.map((e) => e.id), 'event-00001', 'event-14001'], 'y')).toBe(3000);
+    expect(await log.takeUndispatched('z', new Date(Date.now() + 120_000), new Date(Date.now() + 180_000), 10)).toEqual([]);
+    // New events after all that are found and taken as usual.
+    await log.add([event(20_001), event(20_002)]);
+    expect((await log.takeUndispatched('z', ...lease(), 10)).map((e) => e.id)).toEqual(['event-20001', 'event-20002']);
+    expect((await log.since({ shareId: 'even' }, new Date(Date.UTC(2026, 10, 28) + 19_998), 10)).map((e) => e.id)).toEqual([
+      'event-19998',
+      'event-20000',
+      'event-20002',
+    ]);
+    expect(await log.sweep(new Date(Date.UTC(2026, 10, 28) + 20_001))).toBe(3000);
+    expect((await log.page({ ownerId: 'alice' }, null, 10)).map((e) => e.id)).toEqual(['event-20002', 'event-20001']);
+  });
 });

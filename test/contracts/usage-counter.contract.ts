@@ -533,6 +533,25 @@ export function usageCounterContract(name: string, make: () => Promise<UsageCoun
         expect(await counter.holdsOf('u1')).toEqual([]);
       });
 
+      it('opens an upload hold that names its task; fixing it replaces what it held, counters and slot untouched until its release', async () => {
+        await counter.set('u1', usage({ files: 1, storage: 100 }));
+        const replace = { kind: 'replace' as const, fileId: 'f1', blobKey: 'old', size: 100 };
+        expect(await counter.openHold('u1', { id: 'r1', at: T0, by: 'a', blob: 'new', task: replace }, 1)).toBe(true);
+        expect(await counter.reserve('u1', 'storage', 40, 1000, { id: 'r1', at: T0, by: 'a' })).toBe(true);
+        expect(await counter.holdsOf('u1')).toEqual([
+          { userId: 'u1', holdId: 'r1', amounts: { storage: 40 }, at: T0, by: 'a', task: replace, fixed: false, blobs: ['new'] },
+        ]);
+        expect(await counter.fixHeld('u1', 'r1', { storage: 100 }, ['old'])).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 140 }));
+        expect(await counter.holdsOf('u1')).toEqual([
+          { userId: 'u1', holdId: 'r1', amounts: { storage: 100 }, at: T0, by: 'a', task: replace, fixed: true, blobs: ['old'] },
+        ]);
+        expect(await counter.openHold('u1', { id: 'other', at: T0, by: 'a' }, 1)).toBe(false);
+        expect(await counter.releaseHold('u1', 'r1', { by: 'a' })).toBe(true);
+        expect(await counter.get('u1')).toEqual(usage({ files: 1, storage: 40 }));
+        expect(await counter.openHold('u1', { id: 'other', at: T0, by: 'a' }, 1)).toBe(true);
+      });
+
       it('fixes a task once when two instances race to', async () => {
         await counter.beginTask('u1', { id: 't1', at: T0, by: 'a' }, { kind: 'files' });
         const results = await Promise.all(

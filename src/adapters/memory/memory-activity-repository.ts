@@ -1,69 +1,79 @@
 import { injectable } from 'inversify';
 import type { ActivityEvent } from '../../domain/index.js';
 import type { ActivityFilter, ActivityKey, ActivityRepository } from '../../application/ports/index.js';
-import { clone } from './clone.js';
 
 /**
- * One stored event as one string: `at`, id, owner, share, request and kind, each followed by a separator, then the
- * rest as JSON. A busy instance keeps hundreds of thousands of events; as objects each would be a dozen on the heap
- * (the event, its client, its Date and strings), copied by every young-generation collection it survives and marked
- * by every full one. As one string each is a single object the collector never looks inside, which is what kept
- * `npm run bench`'s reads with activity on near those with it off (docs/BENCHMARKS.md). Ids are base64url, so the
- * separator never occurs in them.
+ * One stored event, flat: its fields are strings, numbers and booleans only (no Date, no nested client), so an event
+ * kept is one heap object beside the strings it points at (its id, its address; owner, share and file ids are the
+ * records' own strings). A busy instance keeps up to a hundred thousand; as the events given (a dozen objects each:
+ * the event, its client, its Date, copies of each) they would cost every garbage collection more, and encoding each
+ * into a string instead, as this adapter once did, cost 2 µs of JSON per event on the read that recorded it. Rows are
+ * never handed out: every read builds a fresh event from one, so no caller shares the stored state.
  */
-const SEP = '\u0001';
-
-interface Head {
+interface Row {
   at: number;
   id: string;
   ownerId: string;
   shareId: string | null;
   requestId: string | null;
-  kind: string;
-}
-
-function encode(event: ActivityEvent): string {
-  const { at, id, ownerId, shareId, requestId, kind, fileId, bytes, complete, client, limitReached } = event;
-  const rest = JSON.stringify({ fileId, bytes, complete, client, limitReached });
-  return `${at.getTime()}${SEP}${id}${SEP}${ownerId}${SEP}${shareId ?? ''}${SEP}${requestId ?? ''}${SEP}${kind}${SEP}${rest}`;
-}
-
-function headOf(row: string): Head & { restAt: number } {
-  const parts: string[] = [];
-  let from = 0;
-  for (let i = 0; i < 6; i++) {
-    const to = row.indexOf(SEP, from);
-    parts.push(row.slice(from, to));
-    from = to + 1;
-  }
-  const [at, id, ownerId, shareId, requestId, kind] = parts as [string, string, string, string, string, string];
-  return { at: Number(at), id, ownerId, shareId: shareId || null, requestId: requestId || null, kind, restAt: from };
-}
-
-function decode(row: string): ActivityEvent {
-  const head = headOf(row);
-  const rest = JSON.parse(row.slice(head.restAt)) as Pick<ActivityEvent, 'fileId' | 'bytes' | 'complete' | 'client' | 'limitReached'>;
-  return {
-    id: head.id,
-    at: new Date(head.at),
-    ownerId: head.ownerId,
-    shareId: head.shareId,
-    requestId: head.requestId,
-    kind: head.kind as ActivityEvent['kind'],
-    ...rest,
-  };
-}
-
-interface Waiting {
-  event: ActivityEvent;
+  kind: ActivityEvent['kind'];
+  fileId: string | null;
+  bytes: number | null;
+  complete: boolean | null;
+  address: string | null;
+  browser: string | null;
+  os: string | null;
+  bot: boolean;
+  limitReached: ActivityEvent['limitReached'];
+  /** Dispatch: waiting (never taken, or its lease ran out at `until`), taken by `holder` until `until`, or done. */
+  dispatched: boolean;
   holder: string | null;
   until: number;
 }
 
-/** Newest first: `at` descending, then `id` descending, as the MongoDB adapter's index orders them. */
-const newestFirst = (a: Head, b: Head) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+function rowOf(event: ActivityEvent): Row {
+  const { client } = event;
+  return {
+    at: event.at.getTime(),
+    id: event.id,
+    ownerId: event.ownerId,
+    shareId: event.shareId,
+    requestId: event.requestId,
+    kind: event.kind,
+    fileId: event.fileId,
+    bytes: event.bytes,
+    complete: event.complete,
+    address: client.address,
+    browser: client.browser,
+    os: client.os,
+    bot: client.bot,
+    limitReached: event.limitReached,
+    dispatched: false,
+    holder: null,
+    until: 0,
+  };
+}
 
-const before = (head: Head, key: ActivityKey) => head.at < key.at.getTime() || (head.at === key.at.getTime() && head.id < key.id);
+function eventOf(row: Row): ActivityEvent {
+  return {
+    id: row.id,
+    at: new Date(row.at),
+    ownerId: row.ownerId,
+    shareId: row.shareId,
+    requestId: row.requestId,
+    kind: row.kind,
+    fileId: row.fileId,
+    bytes: row.bytes,
+    complete: row.complete,
+    client: { address: row.address, browser: row.browser, os: row.os, bot: row.bot },
+    limitReached: row.limitReached,
+  };
+}
+
+/** Newest first: `at` descending, then `id` descending, as the MongoDB adapter's index orders them. */
+const newestFirst = (a: Row, b: Row) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+const before = (row: Row, key: ActivityKey) => row.at < key.at.getTime() || (row.at === key.at.getTime() && row.id < key.id);
 
 /**
  * The most events an instance without a database keeps: the oldest go first past it. Memory is all such an instance
@@ -72,117 +82,148 @@ const before = (head: Head, key: ActivityKey) => head.at < key.at.getTime() || (
  */
 export const MEMORY_ACTIVITY_KEPT = 100_000;
 
-/** Events in insertion order; each take checks and writes in one synchronous step, as findOneAndUpdate does. */
+/**
+ * Events in the order they came, in one array (`rows`; a removed event leaves a hole until the front is cut), with
+ * their positions by id. Each take checks and writes in one synchronous step, as findOneAndUpdate does. Positions
+ * are counted from the first event ever added (`base` is the position of `rows[0]`), so cutting the front moves none.
+ */
 @injectable()
 export class MemoryActivityRepository implements ActivityRepository {
-  private readonly events = new Map<string, string>();
-  /** Ids in the order they came, oldest first from `head` (some already gone), so the oldest go first past the bound. */
-  private order: string[] = [];
+  private rows: (Row | null)[] = [];
+  private base = 0;
+  /** No event is kept before this index of `rows`. */
   private head = 0;
+  private readonly at = new Map<string, number>();
+  /** No event before this position waits for dispatch: a take starts here. */
+  private waitingFrom = 0;
   /** The bound (a test lowers it). */
   kept = MEMORY_ACTIVITY_KEPT;
-  /**
-   * The events still waiting for dispatch, as given (a taker gets a copy: no decode of the stored row), with their
-   * leases once taken. A take never walks what is done.
-   */
-  private readonly waiting = new Map<string, Waiting>();
 
   /** As an unordered insertMany: every new event goes in; a repeated id is refused, after the others. */
   async add(events: readonly ActivityEvent[]): Promise<void> {
     const repeated: string[] = [];
     for (const event of events) {
-      if (this.events.has(event.id)) {
+      if (this.at.has(event.id)) {
         repeated.push(event.id);
         continue;
       }
-      this.events.set(event.id, encode(event));
-      this.waiting.set(event.id, { event: clone(event), holder: null, until: 0 });
-      this.order.push(event.id);
+      this.at.set(event.id, this.base + this.rows.length);
+      this.rows.push(rowOf(event));
     }
-    while (this.events.size > this.kept && this.head < this.order.length) this.forget(this.order[this.head++]!);
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order = this.order.slice(this.head);
-      this.head = 0;
-    }
+    this.keepBound();
     if (repeated.length > 0) throw new Error(`duplicate activity events ${repeated.join(', ')}`);
   }
 
   async page(filter: ActivityFilter, after: ActivityKey | null, limit: number): Promise<ActivityEvent[]> {
-    const heads: (Head & { row: string })[] = [];
-    for (const row of this.events.values()) {
-      const head = headOf(row);
-      if (head.ownerId !== filter.ownerId) continue;
-      if (filter.shareId !== undefined && head.shareId !== filter.shareId) continue;
-      if (filter.requestId !== undefined && head.requestId !== filter.requestId) continue;
-      if (filter.kind !== undefined && head.kind !== filter.kind) continue;
-      if (after !== null && !before(head, after)) continue;
-      heads.push({ ...head, row });
+    const found: Row[] = [];
+    for (let i = this.head; i < this.rows.length; i++) {
+      const row = this.rows[i];
+      if (row == null || row.ownerId !== filter.ownerId) continue;
+      if (filter.shareId !== undefined && row.shareId !== filter.shareId) continue;
+      if (filter.requestId !== undefined && row.requestId !== filter.requestId) continue;
+      if (filter.kind !== undefined && row.kind !== filter.kind) continue;
+      if (after !== null && !before(row, after)) continue;
+      found.push(row);
     }
-    return heads
-      .sort(newestFirst)
-      .slice(0, limit)
-      .map((head) => decode(head.row));
+    return found.sort(newestFirst).slice(0, limit).map(eventOf);
   }
 
   async since(target: { shareId: string } | { requestId: string }, since: Date, limit: number): Promise<ActivityEvent[]> {
-    const heads: (Head & { row: string })[] = [];
-    for (const row of this.events.values()) {
-      const head = headOf(row);
-      if ('shareId' in target ? head.shareId !== target.shareId : head.requestId !== target.requestId) continue;
-      if (head.at < since.getTime()) continue;
-      heads.push({ ...head, row });
+    const found: Row[] = [];
+    for (let i = this.head; i < this.rows.length; i++) {
+      const row = this.rows[i];
+      if (row == null || ('shareId' in target ? row.shareId !== target.shareId : row.requestId !== target.requestId)) continue;
+      if (row.at < since.getTime()) continue;
+      found.push(row);
     }
-    return heads
+    return found
       .sort((a, b) => -newestFirst(a, b))
       .slice(0, limit)
-      .map((head) => decode(head.row));
+      .map(eventOf);
   }
 
   async removeFor(target: { shareIds?: readonly string[]; requestIds?: readonly string[] }): Promise<void> {
     const shares = new Set(target.shareIds ?? []);
     const requests = new Set(target.requestIds ?? []);
-    for (const [id, row] of this.events) {
-      const head = headOf(row);
-      if ((head.shareId !== null && shares.has(head.shareId)) || (head.requestId !== null && requests.has(head.requestId))) this.forget(id);
-    }
+    this.removeWhere((row) => (row.shareId !== null && shares.has(row.shareId)) || (row.requestId !== null && requests.has(row.requestId)));
   }
 
   async sweep(cutoff: Date): Promise<number> {
-    let removed = 0;
-    for (const [id, row] of this.events) {
-      if (headOf(row).at < cutoff.getTime()) {
-        this.forget(id);
-        removed++;
-      }
-    }
-    return removed;
+    return this.removeWhere((row) => row.at < cutoff.getTime());
   }
 
   async takeUndispatched(holder: string, now: Date, until: Date, limit: number): Promise<ActivityEvent[]> {
-    const taken: ActivityEvent[] = [];
-    for (const entry of this.waiting.values()) {
-      if (taken.length >= limit) break;
-      if (entry.holder !== null && entry.until > now.getTime()) continue;
-      entry.holder = holder;
-      entry.until = until.getTime();
-      taken.push(clone(entry.event));
+    const taken: Row[] = [];
+    this.passDispatched();
+    for (let i = this.waitingFrom - this.base; i < this.rows.length && taken.length < limit; i++) {
+      const row = this.rows[i];
+      if (row == null || row.dispatched || (row.holder !== null && row.until > now.getTime())) continue;
+      row.holder = holder;
+      row.until = until.getTime();
+      taken.push(row);
     }
     // Oldest first, as the MongoDB adapter's sort hands them out.
-    return taken.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return taken.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(eventOf);
   }
 
   async markDispatched(ids: readonly string[], holder: string): Promise<number> {
     let marked = 0;
     for (const id of ids) {
-      if (this.waiting.get(id)?.holder !== holder) continue;
-      this.waiting.delete(id);
+      const row = this.rowOf(id);
+      if (row === null || row.dispatched || row.holder !== holder) continue;
+      row.dispatched = true;
       marked++;
     }
+    this.passDispatched();
     return marked;
   }
 
-  private forget(id: string): void {
-    this.events.delete(id);
-    this.waiting.delete(id);
+  private rowOf(id: string): Row | null {
+    const position = this.at.get(id);
+    return position === undefined ? null : (this.rows[position - this.base] ?? null);
+  }
+
+  /** Moves the start of the waiting events past those dispatched or gone. */
+  private passDispatched(): void {
+    let i = Math.max(0, this.waitingFrom - this.base);
+    while (i < this.rows.length && (this.rows[i] == null || this.rows[i]!.dispatched)) i++;
+    this.waitingFrom = this.base + i;
+  }
+
+  private removeWhere(gone: (row: Row) => boolean): number {
+    let removed = 0;
+    for (let i = this.head; i < this.rows.length; i++) {
+      const row = this.rows[i];
+      if (row == null || !gone(row)) continue;
+      this.at.delete(row.id);
+      this.rows[i] = null;
+      removed++;
+    }
+    this.cutFront();
+    return removed;
+  }
+
+  /** Past the bound the oldest events go first, waiting ones included. */
+  private keepBound(): void {
+    while (this.at.size > this.kept && this.head < this.rows.length) {
+      const row = this.rows[this.head];
+      if (row != null) {
+        this.at.delete(row.id);
+        this.rows[this.head] = null;
+      }
+      this.head++;
+    }
+    this.cutFront();
+  }
+
+  /** Passes the holes at the front, and drops them once they are many and at least half of the array. */
+  private cutFront(): void {
+    while (this.head < this.rows.length && this.rows[this.head] === null) this.head++;
+    if (this.head === this.rows.length || (this.head > 4096 && this.head * 2 > this.rows.length)) {
+      this.base += this.head;
+      this.rows = this.rows.slice(this.head);
+      this.head = 0;
+    }
+    this.waitingFrom = Math.max(this.waitingFrom, this.base + this.head);
   }
 }

@@ -96,7 +96,7 @@ export class MemoryUsageCounter implements UsageCounter {
     let open = 0;
     for (const entry of holds.values()) if (entry.opened) open++;
     if (open >= maxOpen) return false;
-    const entry = newEntry(hold.at, hold.by, true);
+    const entry = newEntry(hold.at, hold.by, true, hold.task);
     if (hold.blob !== undefined) entry.blobs.push(hold.blob);
     holds.set(hold.id, entry);
     this.holds.set(userId, holds);
@@ -215,10 +215,9 @@ export class MemoryUsageCounter implements UsageCounter {
       const kind = there?.task?.kind;
       if (id !== holdId && there && (kind === undefined || kind === 'create' || kind === 'drop')) holds.delete(id);
     }
-    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) {
-      entry.amounts[kind] = (entry.amounts[kind] ?? 0) + amount;
-    }
-    entry.blobs = [...entry.blobs, ...blobs];
+    // Set, not added, as MongoDB's $set does: a hold that held other amounts (a replace's metered bytes) holds these.
+    for (const [kind, amount] of Object.entries(amounts) as [LimitKind, number][]) entry.amounts[kind] = amount;
+    entry.blobs = [...blobs];
     entry.fixed = true;
     return true;
   }

@@ -123,7 +123,7 @@ export class MongoUsageCounter implements UsageCounter {
         await this.usage.updateOne(
           { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } } },
           {
-            $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold) } },
+            $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold), ...(hold.task && { task: hold.task }) } },
             $inc: { openHolds: 1 },
             $addToSet: { writers: hold.by },
           },
@@ -141,7 +141,7 @@ export class MongoUsageCounter implements UsageCounter {
     const { matchedCount } = await this.usage.updateOne(
       { _id: userId, [path]: { $exists: false }, openHolds: { $not: { $gte: maxOpen } }, [kind]: { $lte: max - amount } },
       {
-        $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold), [kind]: new Double(amount) } },
+        $set: { [path]: { at: hold.at, open: true, by: hold.by, ...blobsOf(hold), ...(hold.task && { task: hold.task }), [kind]: new Double(amount) } },
         $inc: { openHolds: 1, [kind]: new Double(amount) },
         $addToSet: { writers: hold.by },
       },

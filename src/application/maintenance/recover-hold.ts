@@ -1,6 +1,6 @@
 import { finishAccountRemoval, type AccountDeps } from '../admin/remove-account.js';
 import { finishTreeRemoval, type TreeDeps } from '../folders/remove-tree.js';
-import type { HeldAmounts, Ports } from '../ports/index.js';
+import type { HeldAmounts, Ports, Task } from '../ports/index.js';
 import { finishFileRemoval } from '../files/remove-files.js';
 import { finishRewrite } from '../pastes/rewrite-hold.js';
 import { finishDrop, recordExists, settleCreate, undoCreate } from '../usage/record-holds.js';
@@ -38,6 +38,8 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
       return 'finished';
     case 'rewrite':
       return finishRewrite(p, hold);
+    case 'replace':
+      return recoverReplace(p, hold, hold.task);
   }
   const { userId, holdId } = hold;
   const by = hold.by ?? undefined;
@@ -66,6 +68,27 @@ export async function recoverHold(p: RecoveryDeps, hold: HeldAmounts): Promise<R
   return 'released';
 }
 
+/**
+ * A file's new bytes (ReplaceFileContent) cut by its instance's death. The file tells whether the swap landed: it
+ * names the hold's new blob. Landed (or fixed already, which only a landed swap does), the hold is fixed to hold the
+ * old bytes, and its release gives them back; the old blob, named by no record, goes. Not landed, the hold's release
+ * gives the new bytes back, marked so (the instance, should it live on after all, then swaps the old bytes back), and
+ * the new blob goes. Each change applies only while the hold names the gone instance.
+ */
+async function recoverReplace(p: RecoveryDeps, hold: HeldAmounts, task: Extract<Task, { kind: 'replace' }>): Promise<RecoveryOutcome> {
+  const { userId, holdId } = hold;
+  const by = hold.by ?? undefined;
+  const file = hold.fixed ? null : await p.files.findById(task.fileId);
+  const landed = hold.fixed || (file !== null && file.blobKey !== task.blobKey && hold.blobs.includes(file.blobKey));
+  if (!landed) {
+    if (await p.usage.releaseHold(userId, holdId, { by }, 'given back')) await dropUnnamed(p, hold.blobs);
+    return 'released';
+  }
+  if (!hold.fixed) await p.usage.fixHeld(userId, holdId, { storage: task.size }, [task.blobKey]);
+  if (await p.usage.releaseHold(userId, holdId, { by })) await dropUnnamed(p, [task.blobKey]);
+  return 'finished';
+}
+
 /** An append cut after its part was committed: its metered bytes go to the upload's hold, as the append would have. */
 async function handedToUpload(p: RecoveryDeps, { userId, holdId, amounts, blobs }: HeldAmounts): Promise<boolean> {
   for (const key of blobs) {
@@ -87,13 +110,14 @@ async function dropUnnamed(p: RecoveryDeps, keys: readonly string[]): Promise<vo
 }
 
 /**
- * The order work is finished in: files first (their slices belong to a folder delete), then folder deletes, then the
+ * The order work is finished in: a file's new bytes first (a removal of the file finished before would leave nothing
+ * to tell whether they landed), then files (their slices belong to a folder delete), then folder deletes, then the
  * creates of single records and paste rewrites (told landed by the paste, so before a delete takes it), then the
  * deletes of single records, then an account's deletion, uploads last.
  */
-const ORDER = { files: 0, tree: 1, create: 2, rewrite: 2, drop: 3, user: 4 } as const;
+const ORDER = { replace: 0, files: 1, tree: 2, create: 3, rewrite: 3, drop: 4, user: 5 } as const;
 export const inOrder = (holds: readonly HeldAmounts[]) =>
-  [...holds].sort((a, b) => (a.task ? ORDER[a.task.kind] : 5) - (b.task ? ORDER[b.task.kind] : 5));
+  [...holds].sort((a, b) => (a.task ? ORDER[a.task.kind] : 6) - (b.task ? ORDER[b.task.kind] : 6));
 
 /**
  * Finishes what instances now gone left of one user's work, before a delete of theirs starts: a delete repeated after

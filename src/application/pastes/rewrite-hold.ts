@@ -3,6 +3,8 @@ import type { HeldAmounts, Ports } from '../ports/index.js';
 /**
  * Ends the hold of a paste rewrite that changed its size (task `rewrite`), only while it still names `by`: landed, a
  * growth stays counted (the hold is settled) and a shrinkage goes back (released); not landed, the other way round.
+ * Ended by anyone but the rewrite itself (`marked`), a release is marked given back, so the rewrite, should it find
+ * its hold gone, can tell how it was ended (endedAsLanded). `ended`: whether this call found the hold.
  */
 export async function endRewrite(
   p: Pick<Ports, 'usage'>,
@@ -11,14 +13,19 @@ export async function endRewrite(
   grows: boolean,
   landed: boolean,
   by: string | undefined,
-): Promise<'settled' | 'released'> {
+  marked: boolean,
+): Promise<{ outcome: 'settled' | 'released'; ended: boolean }> {
   const when = { by, kind: 'rewrite' as const };
-  if (landed === grows) {
-    await p.usage.settleHold(userId, holdId, when);
-    return 'settled';
-  }
-  await p.usage.releaseHold(userId, holdId, when);
-  return 'released';
+  if (landed === grows) return { outcome: 'settled', ended: (await p.usage.settleHold(userId, holdId, when)) !== null };
+  return { outcome: 'released', ended: await p.usage.releaseHold(userId, holdId, when, marked ? 'given back' : undefined) };
+}
+
+/**
+ * Whether the rewrite whose hold someone else ended (the sweep, its instance taken for dead; a delete of the paste)
+ * was ended as landed: a growth kept (settled, unmarked), a shrinkage given back (marked).
+ */
+export async function endedAsLanded(p: Pick<Ports, 'usage'>, userId: string, holdId: string, grows: boolean): Promise<boolean> {
+  return (await p.usage.wasGivenBack(userId, holdId)) !== grows;
 }
 
 /**
@@ -30,7 +37,7 @@ export async function finishRewrite(p: Pick<Ports, 'usage' | 'pastes'>, hold: He
   if (hold.task?.kind !== 'rewrite') throw new Error('Not the task of a paste rewrite');
   const paste = await p.pastes.findById(hold.task.pasteId);
   const landed = paste?.ownerId === hold.userId && (paste.rewrites ?? []).includes(hold.holdId);
-  return endRewrite(p, hold.userId, hold.holdId, hold.task.grows, landed, hold.by ?? undefined);
+  return (await endRewrite(p, hold.userId, hold.holdId, hold.task.grows, landed, hold.by ?? undefined, true)).outcome;
 }
 
 /**
@@ -48,7 +55,7 @@ export async function endLandedRewrites(
   if (ids.size === 0) return;
   for (const hold of await p.usage.holdsOf(userId)) {
     if (hold.task?.kind === 'rewrite' && ids.has(hold.holdId)) {
-      await endRewrite(p, userId, hold.holdId, hold.task.grows, true, hold.by ?? undefined);
+      await endRewrite(p, userId, hold.holdId, hold.task.grows, true, hold.by ?? undefined, true);
     }
   }
 }

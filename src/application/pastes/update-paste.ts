@@ -3,7 +3,7 @@ import { assertMay, badRequest, conflict, normalizePasteType, notFound, requireN
 import type { Core } from '../contract.js';
 import type { Hold, PastePatch, Ports } from '../ports/index.js';
 import { limitsOf, refusal } from '../usage/usage-limits.js';
-import { endRewrite } from './rewrite-hold.js';
+import { endedAsLanded, endRewrite } from './rewrite-hold.js';
 import { owned } from '../owned.js';
 import { pasteView } from '../views.js';
 import { contentSize } from './paste-input.js';
@@ -39,7 +39,7 @@ export class UpdatePaste implements Port {
       const current = owned(await this.p.pastes.findById(id), actor.userId, 'Paste');
       // Its key is not the server's, so nothing could check an edit: an encrypted paste is replaced, not edited.
       if (current.encrypted) throw badRequest('An encrypted paste cannot be edited; create a new one', { field: 'encrypted' });
-      const updated = await this.write(actor, id, { ...patch, ifSize: current.size }, current.size);
+      const updated = await this.write(actor, id, { ...patch, ifSize: current.size }, current);
       if (updated) {
         const shareIds = await this.p.shares.idsForItems('paste', [id]);
         return pasteView(updated, shareIds.get(id) ?? null);
@@ -49,9 +49,9 @@ export class UpdatePaste implements Port {
   }
 
   /** One conditional write with its storage accounting; null when the stored size moved on meanwhile. */
-  private async write(actor: Actor, id: string, patch: PastePatch, currentSize: number): Promise<Paste | null> {
+  private async write(actor: Actor, id: string, patch: PastePatch, current: Paste): Promise<Paste | null> {
     const { userId } = actor;
-    const growth = patch.size === undefined ? 0 : patch.size - currentSize;
+    const growth = patch.size === undefined ? 0 : patch.size - current.size;
     if (growth === 0) return this.landed(id, await this.p.pastes.update(id, patch));
     const grows = growth > 0;
     const hold: Hold = { id: this.p.ids.newId(), at: this.p.clock.now(), by: this.p.instance.id() };
@@ -64,7 +64,7 @@ export class UpdatePaste implements Port {
     } else {
       await this.p.usage.beginTask(userId, hold, task, { storage: -growth });
     }
-    const end = (landed: boolean) => endRewrite(this.p, userId, hold.id, grows, landed, hold.by);
+    const end = (landed: boolean) => endRewrite(this.p, userId, hold.id, grows, landed, hold.by, false);
     let updated: Paste | null;
     try {
       updated = await this.p.pastes.update(id, { ...patch, rewrite: hold.id });
@@ -75,8 +75,20 @@ export class UpdatePaste implements Port {
       throw err;
     }
     // A failed end leaves the hold to this instance's stop (or to a delete of the paste, when it landed).
-    await end(updated !== null).catch(() => undefined);
+    const ended = await end(updated !== null).catch(() => null);
+    if (updated && ended?.ended === false && !(await endedAsLanded(this.p, userId, hold.id, grows))) await this.outlived(updated, current);
     return this.landed(id, updated);
+  }
+
+  /**
+   * The write landed, but its hold was ended as not landed meanwhile: this instance was taken for dead (its lease ran
+   * out while it stalled before the write) and the sweep, finding the paste without this rewrite, counted the old
+   * size. The paste goes back to what it was (only while it is still what this write made), so it matches its count.
+   */
+  private async outlived(updated: Paste, before: Paste): Promise<never> {
+    const { name, type, content, size, updatedAt } = before;
+    await this.p.pastes.update(updated.id, { name, type, content, size, updatedAt, ifSize: updated.size }).catch(() => null);
+    throw new Error('The rewrite outlived its instance’s lease and its count was ended as not landed');
   }
 
   /** The paste written, or null when it changed meanwhile (the caller re-reads); not found when it is gone. */

@@ -17,7 +17,7 @@ export interface Hold {
    * in the same atomic update: from before its first byte, the blob is known from the database.
    */
   blob?: string;
-  /** The work the hold stands for, written with it when a `reserve` creates it (a create of a small record). */
+  /** The work the hold stands for, written with it when a `reserve` (a create of a small record) or `openHold` creates it. */
   task?: Task;
 }
 
@@ -61,7 +61,14 @@ export type Task =
    * the rewrite names its hold on the paste it writes (`Paste.rewrites`), so whether it landed is known from the
    * paste: landed, a growth is kept (settled) and a shrinkage given back (released); not landed, the other way round.
    */
-  | { kind: 'rewrite'; pasteId: string; grows: boolean };
+  | { kind: 'rewrite'; pasteId: string; grows: boolean }
+  /**
+   * New bytes for the file `fileId` (ReplaceFileContent), under a hold opened as an upload's (its slot, its metered
+   * storage, its new blob), which names the bytes the file had (`blobKey`, `size`). Whether the swap landed is known
+   * from the file: not landed, the hold is given back and its blob goes; landed, the hold is fixed to hold the old
+   * bytes' size and blob (fixHeld), whose release gives them back.
+   */
+  | { kind: 'replace'; fileId: string; blobKey: string; size: number };
 
 export interface HeldAmounts {
   userId: string;
@@ -179,7 +186,8 @@ export interface UsageCounter {
    */
   beginTask(userId: string, hold: Hold, task: Task, amounts?: Partial<Record<LimitKind, number>>): Promise<void>;
   /**
-   * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, in one atomic step, once:
+   * Sets a task's amounts (leaving the counters alone) and the blobs it may leave behind, replacing any the hold had,
+   * in one atomic step, once:
    * false, changing nothing, when the hold is gone or its amounts were fixed already. Releasing the hold then gives
    * back exactly these amounts. The same step forgets the holds `forget` names that are a create's, a delete's or an
    * upload's (of the records the task counted, whose counts are now the task's to give back: a file whose upload never

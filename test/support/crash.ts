@@ -1,0 +1,72 @@
+import type { Db } from 'mongodb';
+import type { InstanceLeases, Ports } from '../../src/application/index.js';
+import {
+  ensureIndexes,
+  MongoCallers,
+  MongoCollectionRepository,
+  MongoFileRepository,
+  MongoFolderRepository,
+  MongoInstanceLeases,
+  MongoPasteRepository,
+  MongoRequestRepository,
+  MongoShareRepository,
+  MongoTokenRepository,
+  MongoUploadSessionRepository,
+  MongoUsageCounter,
+  MongoUserRepository,
+} from '../../src/adapters/mongodb/index.js';
+
+/** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
+export const dead = () => new Promise<never>(() => {});
+
+/** Right after the `nth` call of a port method completed (its write reached the database), the process is gone. */
+export interface Cut {
+  port: keyof Ports;
+  method: string;
+  nth?: number;
+}
+
+/** The ports of an instance that dies once `cut` is reached; `reached` tells the test. */
+export function dyingAt(ports: Ports, cut: Cut, reached: () => void): Ports {
+  let calls = 0;
+  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const wrapped = Object.assign(Object.create(port) as object, {
+    [cut.method]: async (...args: unknown[]) => {
+      const result = await port[cut.method]!(...args);
+      if (++calls < (cut.nth ?? 1)) return result;
+      reached();
+      return dead();
+    },
+  });
+  return { ...ports, [cut.port]: wrapped };
+}
+
+export type RecordPorts = Pick<
+  Ports,
+  'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'callers' | 'users' | 'requests' | 'uploads'
+>;
+
+/**
+ * The records, counters and instance leases of crash tests in a fresh MongoDB database, as several processes over
+ * one database see them; bytes stay in memory.
+ */
+export async function mongoRecords(db: Db): Promise<{ ports: RecordPorts; leases: InstanceLeases }> {
+  await ensureIndexes(db);
+  return {
+    ports: {
+      usage: new MongoUsageCounter(db),
+      files: new MongoFileRepository(db),
+      folders: new MongoFolderRepository(db),
+      pastes: new MongoPasteRepository(db),
+      shares: new MongoShareRepository(db),
+      collections: new MongoCollectionRepository(db),
+      tokens: new MongoTokenRepository(db),
+      // Sessions are found where they are stored, with their users.
+      callers: new MongoCallers(db),
+      users: new MongoUserRepository(db),
+      requests: new MongoRequestRepository(db),
+      uploads: new MongoUploadSessionRepository(db),
+    },
+    leases: new MongoInstanceLeases(db),
+  };
+}
