@@ -3,6 +3,7 @@ import { ADMIN, CofferApi, startCoffer, USER } from './coffer.js';
 import { log, type Bench } from './context.js';
 import { HttpClient } from './http-client.js';
 import { load, type LoadResult } from './load.js';
+import { spawnSync } from 'node:child_process';
 import { EVENTS as EVENT_ROUNDS_SIZE, eventCost } from './activity-events.js';
 import { cpuSecondsOf, sleep, type Child } from './processes.js';
 import { figure } from './report.js';
@@ -36,6 +37,8 @@ export async function activityCost(b: Bench): Promise<void> {
     await on.stop();
     throw err;
   });
+  const pinned = pin([on.pid, off.pid], '1') && pin([process.pid], '0');
+  if (pinned) log('activity: both Coffer processes pinned to CPU 1, the load generator to CPU 0');
   try {
     const shares = new Map<Child, string>([
       [on, (await sharedOn(on)).shareId],
@@ -74,6 +77,17 @@ export async function activityCost(b: Bench): Promise<void> {
       figure('keep + dispatch one event in memory', 'µs', perEvent.keepMicros + perEvent.dispatchMicros, 'CPU per share read, off', readCpu, { below: 5 }),
     );
   } finally {
+    if (pinned) pin([process.pid], '0-1023');
     await Promise.all([on.stop(), off.stop()]);
   }
+}
+
+/**
+ * Puts every thread of the processes on the CPUs `cpus` names (Linux `taskset`). The two sides of the comparison then
+ * run on one core of their own in turn, apart from the load generator, instead of wherever the scheduler moves the
+ * three: the ratio measures the cost, not where the threads landed. False, changing nothing, where it cannot.
+ */
+function pin(pids: readonly number[], cpus: string): boolean {
+  if (process.env.BENCH_PIN === 'off') return false;
+  return pids.every((pid) => spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' }).status === 0);
 }
