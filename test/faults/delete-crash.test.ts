@@ -14,6 +14,7 @@ import type { Actor } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+import { dead, dyingAt } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -23,9 +24,6 @@ type Backing = () => Promise<{
   ports: Partial<Pick<Ports, 'usage' | 'files' | 'folders' | 'shares' | 'collections'>>;
   leases: InstanceLeases;
 }>;
-
-/** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
-const dead = () => new Promise<never>(() => {});
 
 type PortName = 'files' | 'folders' | 'usage' | 'shares' | 'collections' | 'blobs';
 
@@ -55,21 +53,6 @@ const CUTS: Cut[] = [
   { name: 'after the folders’ shares went, before the folders', port: 'shares', method: 'deleteClaimed', nth: 2 },
   { name: 'after the folder records went, before their counts', port: 'folders', method: 'deleteClaimed' },
 ];
-
-/** The ports of an instance that dies once `cut` is reached; `reached` tells the test. */
-function dyingAt(ports: Ports, cut: Cut, reached: () => void): Ports {
-  let calls = 0;
-  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const wrapped = Object.assign(Object.create(port) as object, {
-    [cut.method]: async (...args: unknown[]) => {
-      const result = await port[cut.method]!(...args);
-      if (++calls < (cut.nth ?? 1)) return result;
-      reached();
-      return dead();
-    },
-  });
-  return { ...ports, [cut.port]: wrapped };
-}
 
 /** A tree of 200 files in three folders, with shares (of files and of a folder) and collection entries. */
 async function populate(core: Core, actor: Actor) {

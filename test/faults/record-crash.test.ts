@@ -19,6 +19,7 @@ import type { Actor, StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+import { dead, dyingAt } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -26,9 +27,6 @@ if (!target) console.log(MONGO_SKIP_MESSAGE);
 type Backed = Pick<Ports, 'usage' | 'files' | 'folders' | 'pastes' | 'shares' | 'collections' | 'tokens' | 'callers' | 'users' | 'requests'>;
 /** Where the records, the counters and the leases live; bytes stay in memory. */
 type Backing = () => Promise<{ ports: Partial<Backed>; leases: InstanceLeases }>;
-
-/** A promise that never settles: the process "dies" there, so nothing after it (cleanup included) ever runs. */
-const dead = () => new Promise<never>(() => {});
 
 type PortName = keyof Backed;
 
@@ -210,21 +208,6 @@ const deletes: Case[] = [
     expect: 'deleted',
   },
 ];
-
-/** The ports of an instance that dies once `cut` is reached; `reached` tells the test. */
-function dyingAt(ports: Ports, cut: Cut, reached: () => void): Ports {
-  let calls = 0;
-  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const wrapped = Object.assign(Object.create(port) as object, {
-    [cut.method]: async (...args: unknown[]) => {
-      const result = await port[cut.method]!(...args);
-      if (++calls < (cut.nth ?? 1)) return result;
-      reached();
-      return dead();
-    },
-  });
-  return { ...ports, [cut.port]: wrapped };
-}
 
 async function populate(core: Core, actor: Actor): Promise<Made> {
   const folder = await core.createFolder.execute({ actor, name: 'docs', parentId: null });
