@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core, type InstanceLeases, type Ports } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
-import {
-  ensureIndexes,
-  MongoCallers,
-  MongoCollectionRepository,
-  MongoFileRepository,
-  MongoFolderRepository,
-  MongoInstanceLeases,
-  MongoPasteRepository,
-  MongoRequestRepository,
-  MongoShareRepository,
-  MongoTokenRepository,
-  MongoUserRepository,
-  MongoUsageCounter,
-} from '../../src/adapters/mongodb/index.js';
 import type { Actor, StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { dead, dyingAt } from '../support/crash.js';
+import { dead, dyingAt, mongoRecords } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -807,24 +793,5 @@ recordCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstanceL
 
 describe.skipIf(!target)('on MongoDB', () => {
   const databases = useFreshDatabases(target!);
-  recordCrashSuite('MongoDB', async () => {
-    const db = databases.fresh();
-    await ensureIndexes(db);
-    return {
-      ports: {
-        usage: new MongoUsageCounter(db),
-        files: new MongoFileRepository(db),
-        folders: new MongoFolderRepository(db),
-        pastes: new MongoPasteRepository(db),
-        shares: new MongoShareRepository(db),
-        collections: new MongoCollectionRepository(db),
-        tokens: new MongoTokenRepository(db),
-        // Sessions are found where they are stored, with their users.
-        callers: new MongoCallers(db),
-        users: new MongoUserRepository(db),
-        requests: new MongoRequestRepository(db),
-      },
-      leases: new MongoInstanceLeases(db),
-    };
-  });
+  recordCrashSuite('MongoDB', () => mongoRecords(databases.fresh()));
 });
