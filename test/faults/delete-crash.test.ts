@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core, type InstanceLeases, type Ports } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
-import {
-  ensureIndexes,
-  MongoCollectionRepository,
-  MongoFileRepository,
-  MongoFolderRepository,
-  MongoInstanceLeases,
-  MongoShareRepository,
-  MongoUsageCounter,
-} from '../../src/adapters/mongodb/index.js';
 import type { Actor } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { dead, dyingAt } from '../support/crash.js';
+import { dead, dyingAt, mongoRecords } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -329,18 +320,5 @@ deleteCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstanceL
 
 describe.skipIf(!target)('on MongoDB', () => {
   const databases = useFreshDatabases(target!);
-  deleteCrashSuite('MongoDB', async () => {
-    const db = databases.fresh();
-    await ensureIndexes(db);
-    return {
-      ports: {
-        usage: new MongoUsageCounter(db),
-        files: new MongoFileRepository(db),
-        folders: new MongoFolderRepository(db),
-        shares: new MongoShareRepository(db),
-        collections: new MongoCollectionRepository(db),
-      },
-      leases: new MongoInstanceLeases(db),
-    };
-  });
+  deleteCrashSuite('MongoDB', () => mongoRecords(databases.fresh()));
 });

@@ -5,7 +5,7 @@ import type { Actor, StoredFile } from '../../src/domain/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { dead, dyingAt, mongoRecords } from '../support/crash.js';
+import { dyingAt, mongoRecords, stallingAt } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -501,31 +501,13 @@ function recordCrashSuite(name: string, backing: Backing): void {
         await t.b.core.createApiToken.execute({ actor: t.alice.actor, name: 'other' });
         await t.b.core.createPaste.execute({ actor: t.alice.actor, name: 'other', content: 'other' });
         // `a` reads the record, stalls while `b` deletes it from start to end, then writes its intent and dies.
-        let resume!: () => void;
-        let read!: () => void;
         let died!: () => void;
-        const wasRead = new Promise<void>((r) => (read = r));
         const cut = new Promise<void>((r) => (died = r));
-        const reads = t.a.ports[port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-        const stalling = Object.assign(Object.create(reads) as object, {
-          findById: async (...args: unknown[]) => {
-            const found = await reads.findById!(...args);
-            read();
-            await new Promise<void>((r) => (resume = r));
-            return found;
-          },
-        });
-        const usage = Object.assign(Object.create(t.a.ports.usage) as Ports['usage'], {
-          beginDrop: async (...args: Parameters<Ports['usage']['beginDrop']>) => {
-            await t.a.ports.usage.beginDrop(...args);
-            died();
-            return dead();
-          },
-        });
-        void run(createCore({ ...t.a.ports, [port]: stalling, usage }), t.alice.actor, t.items).catch(() => undefined);
-        await wasRead;
+        const stall = stallingAt(dyingAt(t.a.ports, { port: 'usage', method: 'beginDrop' }, died), { port, method: 'findById' }, 'after');
+        void run(createCore(stall.ports), t.alice.actor, t.items).catch(() => undefined);
+        await stall.reached;
         await run(t.b.core, t.alice.actor, t.items);
-        resume();
+        stall.resume();
         await cut;
         expect((await t.ports.usage.holdsOf(t.alice.userId)).map((h) => [h.task?.kind, h.by])).toEqual([['drop', t.a.keeper.id()]]);
         await t.pass(LEASE_MS, t.b);
@@ -571,29 +553,11 @@ function recordCrashSuite(name: string, backing: Backing): void {
         // The owner's delete on `a` reads the share, and stalls; the removal on `b` goes as far as deleting the shares
         // it counted, and in that moment the owner's delete goes on, writes its intent and dies.
         const shareId = (await t.ports.shares.findByItem(type, itemOf(t.items, type)))!.id;
-        let resume!: () => void;
-        let read!: () => void;
         let died!: () => void;
-        const wasRead = new Promise<void>((r) => (read = r));
         const cut = new Promise<void>((r) => (died = r));
-        const reads = Object.assign(Object.create(t.a.ports.shares) as Ports['shares'], {
-          findById: async (id: string) => {
-            const found = await t.a.ports.shares.findById(id);
-            read();
-            await new Promise<void>((r) => (resume = r));
-            return found;
-          },
-        });
-        const usage = Object.assign(Object.create(t.a.ports.usage) as Ports['usage'], {
-          beginDrop: async (...args: Parameters<Ports['usage']['beginDrop']>) => {
-            await t.a.ports.usage.beginDrop(...args);
-            died();
-            return dead();
-          },
-        });
-        const owner = createCore({ ...t.a.ports, shares: reads, usage });
-        void owner.deleteShare.execute({ actor: t.alice.actor, id: shareId }).catch(() => undefined);
-        await wasRead;
+        const stall = stallingAt(dyingAt(t.a.ports, { port: 'usage', method: 'beginDrop' }, died), { port: 'shares', method: 'findById' }, 'after');
+        void createCore(stall.ports).deleteShare.execute({ actor: t.alice.actor, id: shareId }).catch(() => undefined);
+        await stall.reached;
         const target = t.b.ports.shares as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
         let raced = false;
         const shares = new Proxy(target, {
@@ -604,7 +568,7 @@ function recordCrashSuite(name: string, backing: Backing): void {
             if ((key !== 'deleteClaimed' && key !== 'deleteByItems') || raced) return bound;
             return async (...args: unknown[]) => {
               raced = true;
-              resume();
+              stall.resume();
               await cut;
               return bound(...args);
             };

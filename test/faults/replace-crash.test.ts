@@ -4,7 +4,7 @@ import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, passTime, type TestInstance } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { dyingAt, mongoRecords, type Cut as CrashCut, type RecordPorts } from '../support/crash.js';
+import { dyingAt, mongoRecords, stallingAt, type Cut as CrashCut, type RecordPorts } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -104,25 +104,12 @@ function replaceCrashSuite(name: string, backing: Backing): void {
 
     it('a replace that lives, its instance stalled past its lease before the swap: the sweep gives its bytes back, and the instance, back, swaps the old bytes back', async () => {
       const t = await setUp(backing);
-      let reached!: () => void;
-      let resume!: () => void;
-      const there = new Promise<void>((resolve) => (reached = resolve));
-      const stalled = new Promise<void>((resolve) => (resume = resolve));
-      const blobs = t.a.ports.blobs;
-      const slow = Object.assign(Object.create(blobs) as object, {
-        write: async (...args: Parameters<typeof blobs.write>) => {
-          const written = await blobs.write(...args);
-          reached();
-          await stalled;
-          return written;
-        },
-      }) as typeof blobs;
-      const core = createCore({ ...t.a.ports, blobs: slow });
-      const replace = core.replaceFileContent.execute({ actor: t.alice.actor, id: t.file.id, mime: undefined, content: bytes('new') });
-      await there;
+      const stall = stallingAt(t.a.ports, { port: 'blobs', method: 'write' }, 'after');
+      const replace = createCore(stall.ports).replaceFileContent.execute({ actor: t.alice.actor, id: t.file.id, mime: undefined, content: bytes('new') });
+      await stall.reached;
       await t.pass(LEASE_MS, t.b);
       expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, released: 1 });
-      resume();
+      stall.resume();
       await expect(replace).rejects.toThrow(/outlived/);
       const file = (await t.ports.files.findById(t.file.id))!;
       expect(await text(t.ports, file.blobKey)).toBe(OLD);

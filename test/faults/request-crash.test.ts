@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core, type Ports } from '../../src/application/index.js';
 import { STORAGE_BATCH } from '../../src/application/files/storage-meter.js';
-import {
-  ensureIndexes,
-  MongoFileRepository,
-  MongoInstanceLeases,
-  MongoRequestRepository,
-  MongoUploadSessionRepository,
-  MongoUsageCounter,
-} from '../../src/adapters/mongodb/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import type { InstanceLeases } from '../../src/application/ports/index.js';
 import { bytes, makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
+import { mongoRecords } from '../support/crash.js';
 
 /**
  * An instance killed in the middle of an upload into a file request: the room the upload took of the request
@@ -281,17 +274,5 @@ requestCrashSuite('memory', async () => ({ ports: {}, leases: new MemoryInstance
 
 describe.skipIf(!target)('on MongoDB', () => {
   const databases = useFreshDatabases(target!);
-  requestCrashSuite('MongoDB', async () => {
-    const db = databases.fresh();
-    await ensureIndexes(db);
-    return {
-      ports: {
-        usage: new MongoUsageCounter(db),
-        files: new MongoFileRepository(db),
-        requests: new MongoRequestRepository(db),
-        uploads: new MongoUploadSessionRepository(db),
-      },
-      leases: new MongoInstanceLeases(db),
-    };
-  });
+  requestCrashSuite('MongoDB', () => mongoRecords(databases.fresh()));
 });

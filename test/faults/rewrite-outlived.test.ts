@@ -4,7 +4,7 @@ import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import { makeCore, signUp } from '../support/core.js';
 import { instancesOn, LEASE_MS, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { mongoRecords, type RecordPorts } from '../support/crash.js';
+import { mongoRecords, stallingAt, type RecordPorts } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -28,31 +28,6 @@ async function setUp(backing: Backing) {
   return { ports, clock: made.clock, a: a!, b: b!, alice, paste };
 }
 
-/** Instance a's pastes, whose first update stalls until released: before its write reaches the store, or after. */
-function stallingUpdate(pastes: Ports['pastes'], when: 'before' | 'after') {
-  let reached!: () => void;
-  let resume!: () => void;
-  const there = new Promise<void>((resolve) => (reached = resolve));
-  const stalled = new Promise<void>((resolve) => (resume = resolve));
-  let first = true;
-  const wrapped = Object.assign(Object.create(pastes) as object, {
-    update: async (...args: Parameters<Ports['pastes']['update']>) => {
-      if (!first) return pastes.update(...args);
-      first = false;
-      if (when === 'before') {
-        reached();
-        await stalled;
-        return pastes.update(...args);
-      }
-      const written = await pastes.update(...args);
-      reached();
-      await stalled;
-      return written;
-    },
-  }) as Ports['pastes'];
-  return { wrapped, there, resume };
-}
-
 function rewriteOutlivedSuite(name: string, backing: Backing): void {
   describe(`a paste rewrite whose instance stalled past its lease (${name}, two instances)`, () => {
     for (const grows of [true, false]) {
@@ -61,13 +36,13 @@ function rewriteOutlivedSuite(name: string, backing: Backing): void {
         const landed = when === 'after';
         it(`${grows ? 'growing' : 'shrinking'} it, stalled ${when} its write: ${landed ? 'kept, as the sweep counted it' : 'the paste goes back to what the sweep counted'}`, async () => {
           const t = await setUp(backing);
-          const stall = stallingUpdate(t.a.ports.pastes, when);
-          const rewrite = createCore({ ...t.a.ports, pastes: stall.wrapped }).updatePaste.execute({ actor: t.alice.actor, id: t.paste.id, content });
+          const stall = stallingAt(t.a.ports, { port: 'pastes', method: 'update' }, when);
+          const rewrite = createCore(stall.ports).updatePaste.execute({ actor: t.alice.actor, id: t.paste.id, content });
           const settled = rewrite.then(
             () => 'answered' as const,
             (err: unknown) => (err instanceof Error ? err.message : String(err)),
           );
-          await stall.there;
+          await stall.reached;
           await passTime(t.clock, LEASE_MS, t.b);
           expect(await t.b.core.sweepDeadInstances.execute({})).toMatchObject({ instances: 1, failed: 0 });
           stall.resume();

@@ -70,3 +70,30 @@ export async function mongoRecords(db: Db): Promise<{ ports: RecordPorts; leases
     leases: new MongoInstanceLeases(db),
   };
 }
+
+/**
+ * The ports of an instance whose `nth` call of a port method stalls, before it reaches the database or right after,
+ * until `resume` is called; `reached` resolves once it stalls. Other calls go through.
+ */
+export function stallingAt(ports: Ports, cut: Cut, when: 'before' | 'after'): { ports: Ports; reached: Promise<void>; resume: () => void } {
+  let reach!: () => void;
+  let resume!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const resumed = new Promise<void>((resolve) => (resume = resolve));
+  let calls = 0;
+  const port = ports[cut.port] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const stall = async () => {
+    reach();
+    await resumed;
+  };
+  const wrapped = Object.assign(Object.create(port) as object, {
+    [cut.method]: async (...args: unknown[]) => {
+      if (++calls !== (cut.nth ?? 1)) return port[cut.method]!(...args);
+      if (when === 'before') await stall();
+      const result = await port[cut.method]!(...args);
+      if (when === 'after') await stall();
+      return result;
+    },
+  });
+  return { ports: { ...ports, [cut.port]: wrapped }, reached, resume };
+}
