@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHttp, type HttpTest } from '../support/http.js';
+import { davTokenStartingWithDash } from '../support/dav-token.js';
 import { tempDir } from '../support/temp.js';
 
 const RCLONE = '/usr/bin/rclone';
@@ -41,12 +42,9 @@ describe.skipIf(!available)('rclone (Debian) against /dav/', () => {
   beforeAll(async () => {
     t = await makeHttp({ checkAnswers: false, limits: { files: 1000, folders: 100, storage: 100 * 1024 * 1024 } });
     const { token: session } = await t.user('rc');
-    const created = await t.request('POST', '/api/token', { token: session, json: { name: 'rclone', scope: 'dav' } });
-    expect(created.status).toBe(201);
-    const token = created.body.token as string;
-    t.scan.addToken(token);
+    const token = await davTokenStartingWithDash(t, session);
     dir = tempDir('rclone-');
-    const { stdout: obscured } = await run(RCLONE, ['obscure', token]);
+    const { stdout: obscured } = await run(RCLONE, ['obscure', '--', token]) // `--`: the token may begin with '-';
     config = join(dir, 'rclone.conf');
     writeFileSync(
       config,
