@@ -44,7 +44,7 @@ describe.skipIf(!available)('rclone (Debian) against /dav/', () => {
     const { token: session } = await t.user('rc');
     const token = await davTokenStartingWithDash(t, session);
     dir = tempDir('rclone-');
-    const { stdout: obscured } = await run(RCLONE, ['obscure', '--', token]) // `--`: the token may begin with '-';
+    const { stdout: obscured } = await run(RCLONE, ['obscure', '--', token]); // `--`: the token may begin with '-'
     config = join(dir, 'rclone.conf');
     writeFileSync(
       config,
