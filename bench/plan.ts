@@ -16,8 +16,8 @@ export interface Plan {
   /** Rounds of raw, Koa, Coffer in turn; each server's best round counts. */
   readRounds: number;
   /**
-   * Rounds of activity on and off in turn. Their ratio must tell a 5% difference, and one round of either moves by
-   * more than that on two shared cores, so each side's best of four counts.
+   * Rounds of activity on and off, both driven at once on one shared core; each side's answers over all rounds count.
+   * Two processes measured so, both with activity off, agree within 1% (round by round and overall).
    */
   activityRounds: number;
   uploadBytes: number;

@@ -80,7 +80,9 @@ export class OutboxWorker {
     const hooksOf = new Map(await Promise.all([...owners].map(async (owner) => [owner, await this.p.webhooks.listByOwner(owner)] as const)));
     const rows: Delivery[] = [];
     for (const event of events) {
-      const listening = hooksOf.get(event.ownerId) ?? [];
+      const listening = hooksOf.get(event.ownerId);
+      // Most events have no webhook of their owner's to go to: nothing to work out for them.
+      if (listening === undefined || listening.length === 0) continue;
       for (const type of webhookTypesOf(event)) {
         for (const hook of listening) {
           if (listens(hook, event, type)) rows.push(newDelivery({ id: eventIdOf(event, type), webhookId: hook.id, ownerId: hook.ownerId, type, body: bodyOf(event, type) }, now));
