@@ -178,4 +178,14 @@ describe('the memory activity log against a plain model', () => {
       expect(await log.page({ ownerId: 'alice' }, null, 100_000)).toEqual(model.page('alice', undefined, undefined, null, 100_000));
     });
   }
+
+  it('refuses an event whose kind or limit it could not keep, and keeps nothing of it', async () => {
+    const log = new MemoryActivityRepository();
+    const event = (id: string, kind: string, limitReached: string | null) =>
+      ({ id, at: new Date(), ownerId: 'o', shareId: 's', requestId: null, kind, fileId: null, bytes: null, complete: null,
+        client: { address: null, browser: null, os: null, bot: false }, limitReached }) as unknown as ActivityEvent;
+    await expect(log.add([event('a', 'peek', null)])).rejects.toThrow('no kind peek');
+    await expect(log.add([event('b', 'view', 'uploads')])).rejects.toThrow('limit uploads');
+    expect(await log.page({ ownerId: 'o' }, null, 10)).toEqual([]);
+  });
 });

@@ -120,6 +120,10 @@ export class MemoryActivityRepository implements ActivityRepository {
   async add(events: readonly ActivityEvent[]): Promise<void> {
     const repeated: string[] = [];
     for (const event of events) {
+      // The slot keeps the kind and the limit as indexes: one it cannot name would be read back as another.
+      if (!ACTIVITY_KINDS.includes(event.kind) || !LIMITS.includes(event.limitReached)) {
+        throw new Error(`activity event ${event.id}: no kind ${event.kind} or limit ${event.limitReached}`);
+      }
       const hash = hashOf(event.id);
       if (this.lookup(event.id, hash) >= 0) {
         repeated.push(event.id);
