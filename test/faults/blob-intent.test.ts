@@ -8,8 +8,9 @@ import {
   MongoUploadSessionRepository,
   MongoUsageCounter,
 } from '../../src/adapters/mongodb/index.js';
-import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
+import { bytes } from '../support/core.js';
+import { LEASE_MS, type TestInstance } from '../support/instances.js';
+import { twoInstances } from '../support/crash.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 import { filesOnDisk } from '../support/wait.js';
 
@@ -36,18 +37,13 @@ function dyingIn(ports: Ports, port: 'files' | 'uploads' | 'usage', method: stri
 }
 
 async function setUp(backing: Backing) {
-  const made = makeCore({ blobs: 'fs' });
-  const backed = await backing();
-  const ports: Ports = { ...made.ports, ...backed.ports };
-  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
-  const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
+  const { ports, a, b, alice, pass } = await twoInstances(backing, { blobs: 'fs' });
   const usage = async () => {
     const { files, storage } = await ports.usage.get(alice.userId);
     return { files, storage };
   };
   const create = (length: number) =>
-    b!.core.createUpload.execute({
+    b.core.createUpload.execute({
       actor: alice.actor,
       length,
       folderId: null,
@@ -64,7 +60,7 @@ async function setUp(backing: Backing) {
     const parts = await ports.uploads.referencedPartKeys(keys);
     return keys.filter((key) => !named.has(key) && !parts.has(key));
   };
-  return { ports, a: a!, b: b!, alice, pass, usage, create, leftovers };
+  return { ports, a, b, alice, pass, usage, create, leftovers };
 }
 
 /** Runs `work` on instance `a` with its ports wrapped so that it dies as `dying` says; resolves once it died. */

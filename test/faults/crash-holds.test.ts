@@ -11,8 +11,9 @@ import {
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import { ZERO_USAGE, type Actor } from '../../src/domain/index.js';
 import type { InstanceLeases } from '../../src/application/ports/index.js';
-import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
+import { bytes, makeCore } from '../support/core.js';
+import { instancesOn, LEASE_MS, type TestInstance } from '../support/instances.js';
+import { twoInstances } from '../support/crash.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
 
 const HOUR = 3_600_000;
@@ -42,17 +43,12 @@ const upload = (core: Core, actor: Actor, content: AsyncIterable<Uint8Array>) =>
 
 /** Two instances over one database; instance `a` does the work that dies, `b` survives it. */
 async function setUp(backing: Backing) {
-  const made = makeCore({ maxConcurrentUploads: 1 });
-  const { ports: backed, leases } = await backing();
-  const ports: Ports = { ...made.ports, ...backed };
-  const [a, b] = await instancesOn(ports, made.clock, 2, leases);
-  const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const kept = await upload(b!.core, alice.actor, bytes('kept bytes'));
+  const { ports, clock, a, b, alice, pass } = await twoInstances(backing, { maxConcurrentUploads: 1 });
+  const kept = await upload(b.core, alice.actor, bytes('kept bytes'));
   const keptUsage = { ...ZERO_USAGE, files: 1, storage: 'kept bytes'.length };
   expect(await ports.usage.get(alice.userId)).toEqual(keptUsage);
   /** Time passes; the instances still running renew their leases as they go, as their timers would. */
-  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
-  return { ports, a: a!, b: b!, clock: made.clock, pass, alice, kept, keptUsage };
+  return { ports, a, b, clock, pass, alice, kept, keptUsage };
 }
 
 /** Starts an upload on instance `a` with ports `crash` wrapped, and resolves once it reached the crash. */

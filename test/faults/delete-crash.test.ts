@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createCore, type Core, type InstanceLeases, type Ports } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import type { Actor } from '../../src/domain/index.js';
-import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
+import { bytes, signUp } from '../support/core.js';
+import { LEASE_MS, type TestInstance } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { dead, dyingAt, mongoRecords } from '../support/crash.js';
+import { dead, dyingAt, mongoRecords, twoInstances } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -93,14 +93,9 @@ async function audit(ports: Ports, userId: string) {
 }
 
 async function setUp(backing: Backing) {
-  const made = makeCore({ limits: { files: 1000 } });
-  const backed = await backing();
-  const ports: Ports = { ...made.ports, ...backed.ports };
-  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
-  const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const tree = await populate(b!.core, alice.actor);
-  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
-  return { ports, a: a!, b: b!, alice, pass, ...tree };
+  const { ports, a, b, alice, pass } = await twoInstances(backing, { limits: { files: 1000 } });
+  const tree = await populate(b.core, alice.actor);
+  return { ports, a, b, alice, pass, ...tree };
 }
 
 /** Deletes the tree on instance `a`, which dies at `cut`. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type InstanceLeases, type Ports } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
-import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, passTime, type TestInstance } from '../support/instances.js';
+import { bytes } from '../support/core.js';
+import { LEASE_MS } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { dyingAt, mongoRecords, stallingAt, type Cut as CrashCut, type RecordPorts } from '../support/crash.js';
+import { dyingAt, mongoRecords, stallingAt, type Cut as CrashCut, type RecordPorts, twoInstances } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -33,14 +33,9 @@ const cuts: Cut[] = [
 ];
 
 async function setUp(backing: Backing) {
-  const made = makeCore();
-  const backed = await backing();
-  const ports: Ports = { ...made.ports, ...backed.ports };
-  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
-  const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const file = await b!.core.uploadFile.execute({ actor: alice.actor, folderId: null, name: null, filename: 'a.txt', mime: undefined, content: bytes(OLD) });
-  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
-  return { ports, a: a!, b: b!, alice, file, pass };
+  const { ports, a, b, alice, pass } = await twoInstances(backing);
+  const file = await b.core.uploadFile.execute({ actor: alice.actor, folderId: null, name: null, filename: 'a.txt', mime: undefined, content: bytes(OLD) });
+  return { ports, a, b, alice, file, pass };
 }
 
 async function blobKeys(ports: Ports): Promise<string[]> {

@@ -3,10 +3,10 @@ import { createCore, type Core, type Ports } from '../../src/application/index.j
 import { STORAGE_BATCH } from '../../src/application/files/storage-meter.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
 import type { InstanceLeases } from '../../src/application/ports/index.js';
-import { bytes, makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, type TestInstance, passTime } from '../support/instances.js';
+import { bytes } from '../support/core.js';
+import { LEASE_MS } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { mongoRecords } from '../support/crash.js';
+import { mongoRecords, twoInstances } from '../support/crash.js';
 
 /**
  * An instance killed in the middle of an upload into a file request: the room the upload took of the request
@@ -30,26 +30,21 @@ function cut<K extends keyof Ports>(p: Ports, port: K, method: string, run: (...
 const KEPT = 'kept bytes';
 
 async function setUp(backing: Backing) {
-  const made = makeCore();
-  const { ports: backed, leases } = await backing();
-  const ports: Ports = { ...made.ports, ...backed };
-  const [a, b] = await instancesOn(ports, made.clock, 2, leases);
-  const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const request = await b!.core.createRequest.execute({ actor: alice.actor, name: 'inbox', maxFiles: 10, maxBytes: 10 * STORAGE_BATCH });
+  const { ports, a, b, alice, pass } = await twoInstances(backing);
+  const request = await b.core.createRequest.execute({ actor: alice.actor, name: 'inbox', maxFiles: 10, maxBytes: 10 * STORAGE_BATCH });
   // One file received before: what the request holds after any repair.
-  await b!.core.receiveFile.execute({ ...key(request.id), filename: 'kept.txt', mime: 'text/plain', content: bytes(KEPT) });
+  await b.core.receiveFile.execute({ ...key(request.id), filename: 'kept.txt', mime: 'text/plain', content: bytes(KEPT) });
   const room = async () => {
     const { files, bytes: taken } = (await ports.requests.findById(request.id))!;
     return { files, bytes: taken };
   };
   const received = { files: 1, bytes: KEPT.length };
   expect(await room()).toEqual(received);
-  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
   const usage = async () => {
     const { files, storage } = await ports.usage.get(alice.userId);
     return { files, storage };
   };
-  return { ports, a: a!, b: b!, pass, alice, request, room, received, usage };
+  return { ports, a, b, pass, alice, request, room, received, usage };
 }
 
 const key = (id: string) => ({ id, password: null, uploaderName: 'Bob', note: null });

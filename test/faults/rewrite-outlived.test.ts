@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createCore, type InstanceLeases, type Ports } from '../../src/application/index.js';
+import { createCore, type InstanceLeases } from '../../src/application/index.js';
 import { MemoryInstanceLeases } from '../../src/adapters/memory/index.js';
-import { makeCore, signUp } from '../support/core.js';
-import { instancesOn, LEASE_MS, passTime } from '../support/instances.js';
+import { LEASE_MS, passTime } from '../support/instances.js';
 import { getMongoUri, MONGO_SKIP_MESSAGE, useFreshDatabases } from '../support/mongo.js';
-import { mongoRecords, stallingAt, type RecordPorts } from '../support/crash.js';
+import { mongoRecords, stallingAt, type RecordPorts, twoInstances } from '../support/crash.js';
 
 const target = await getMongoUri();
 if (!target) console.log(MONGO_SKIP_MESSAGE);
@@ -19,13 +18,9 @@ type Backing = () => Promise<{ ports: Partial<RecordPorts>; leases: InstanceLeas
 const OLD = 'the paste as it was, of middling length';
 
 async function setUp(backing: Backing) {
-  const made = makeCore();
-  const backed = await backing();
-  const ports: Ports = { ...made.ports, ...backed.ports };
-  const [a, b] = await instancesOn(ports, made.clock, 2, backed.leases);
-  const alice = await signUp({ core: b!.core, ports }, 'alice');
-  const paste = await b!.core.createPaste.execute({ actor: alice.actor, name: 'notes', content: OLD });
-  return { ports, clock: made.clock, a: a!, b: b!, alice, paste };
+  const { ports, clock, a, b, alice } = await twoInstances(backing);
+  const paste = await b.core.createPaste.execute({ actor: alice.actor, name: 'notes', content: OLD });
+  return { ports, clock, a, b, alice, paste };
 }
 
 function rewriteOutlivedSuite(name: string, backing: Backing): void {

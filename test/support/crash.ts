@@ -1,5 +1,7 @@
 import type { Db } from 'mongodb';
 import type { InstanceLeases, Ports } from '../../src/application/index.js';
+import { makeCore, signUp, type TestCoreOptions } from './core.js';
+import { instancesOn, passTime, type TestInstance } from './instances.js';
 import {
   ensureIndexes,
   MongoCallers,
@@ -97,3 +99,21 @@ export function stallingAt(ports: Ports, cut: Cut, when: 'before' | 'after'): { 
   });
   return { ports: { ...ports, [cut.port]: wrapped }, reached, resume };
 }
+
+/** Where a crash test's records live: memory (the core's own) or a MongoDB database, with the instance leases. */
+export type Backing = () => Promise<{ ports: Partial<Ports>; leases: InstanceLeases }>;
+
+/**
+ * Two instances of the core over one set of records (`backing`'s, the rest the test core's), alice signed up through
+ * the second, and `pass`, which moves the shared clock with the running instances renewing their leases.
+ */
+export async function twoInstances(backing: Backing, options: TestCoreOptions = {}) {
+  const made = makeCore(options);
+  const backed = await backing();
+  const ports: Ports = { ...made.ports, ...backed.ports };
+  const [a, b] = (await instancesOn(ports, made.clock, 2, backed.leases)) as [TestInstance, TestInstance];
+  const alice = await signUp({ core: b.core, ports }, 'alice');
+  const pass = (ms: number, ...running: TestInstance[]) => passTime(made.clock, ms, ...running);
+  return { ports, clock: made.clock, a, b, alice, pass };
+}
+
