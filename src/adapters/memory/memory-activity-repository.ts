@@ -121,16 +121,16 @@ export class MemoryActivityRepository implements ActivityRepository {
     const repeated: string[] = [];
     for (const event of events) {
       // The slot keeps the kind and the limit as indexes: one it cannot name would be read back as another.
-      if (!ACTIVITY_KINDS.includes(event.kind) || !LIMITS.includes(event.limitReached)) {
-        throw new Error(`activity event ${event.id}: no kind ${event.kind} or limit ${event.limitReached}`);
-      }
+      const kind = ACTIVITY_KINDS.indexOf(event.kind);
+      const limit = LIMITS.indexOf(event.limitReached);
+      if (kind < 0 || limit < 0) throw new Error(`activity event ${event.id}: no kind ${event.kind} or limit ${event.limitReached}`);
       const hash = hashOf(event.id);
       if (this.lookup(event.id, hash) >= 0) {
         repeated.push(event.id);
         continue;
       }
       this.makeRoom();
-      this.put(this.slotAt(this.size++), event, hash);
+      this.put(this.slotAt(this.size++), event, hash, (kind << KIND_SHIFT) | (limit << LIMIT_SHIFT));
       while (this.live > this.kept) this.removeOldest();
     }
     if (repeated.length > 0) throw new Error(`duplicate activity events ${repeated.join(', ')}`);
@@ -237,7 +237,8 @@ export class MemoryActivityRepository implements ActivityRepository {
     }
   }
 
-  private put(slot: number, event: ActivityEvent, hash: number): void {
+  /** `kindAndLimit`: the kind's and the limit's indexes, shifted into place. */
+  private put(slot: number, event: ActivityEvent, hash: number, kindAndLimit: number): void {
     const { client } = event;
     const { i32, f64, pool } = this;
     const w = slot * WORDS;
@@ -255,7 +256,7 @@ export class MemoryActivityRepository implements ActivityRepository {
     i32[w + HOLDER] = 0;
     i32[w + HASH] = hash;
     const flags = LIVE | (client.bot ? BOT : 0) | (event.complete === null ? 0 : COMPLETE_KNOWN) | (event.complete === true ? COMPLETE : 0);
-    i32[w + PACKED] = flags | (ACTIVITY_KINDS.indexOf(event.kind) << KIND_SHIFT) | (LIMITS.indexOf(event.limitReached) << LIMIT_SHIFT);
+    i32[w + PACKED] = flags | kindAndLimit;
     this.ids[slot] = event.id;
     this.index(slot, hash);
     this.live++;
